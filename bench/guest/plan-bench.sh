@@ -1,0 +1,61 @@
+#!/bin/sh
+# The benchmark plan: every engine x filter x cache mode on the accepting
+# packet, the cross-check cells on test_bpf's packet, and lib/test_bpf's own
+# timing of the same two tcpdump programs.
+#
+# Tunables from the kernel command line (bench.KEY=VALUE):
+#   BENCH_ENGINES  engines in row order      (default: every engine built in)
+#   BENCH_FILTERS  filters                   (default: fprog1,fprog2)
+#   BENCH_SKBS     distinct skbs per column  (default: 1,10000)
+#   BENCH_SAMPLES, BENCH_SAMPLE_US           (default: the module's)
+set -eu
+out=$1
+# shellcheck source=/dev/null
+. /bench/lib.sh
+
+load_bench_module
+write_meta "$out/meta.txt"
+if [ -n "${BENCH_SAMPLES:-}" ]; then set_knob samples "$BENCH_SAMPLES"; fi
+if [ -n "${BENCH_SAMPLE_US:-}" ]; then set_knob sample_us "$BENCH_SAMPLE_US"; fi
+
+engines=$(echo "${BENCH_ENGINES:-$(cat "$KNOBS/engines")}" | tr ',' ' ')
+filters=$(echo "${BENCH_FILTERS:-fprog1,fprog2}" | tr ',' ' ')
+skbs_list=$(echo "${BENCH_SKBS:-1,10000}" | tr ',' ' ')
+packet=tcp22-payload
+
+total=0
+for e in $engines; do for f in $filters; do for s in $skbs_list; do
+	total=$((total + 1))
+done; done; done
+n=0
+for e in $engines; do
+	for f in $filters; do
+		for s in $skbs_list; do
+			n=$((n + 1))
+			say "cell $n/$total: engine=$e filter=$f skbs=$s"
+			run_cell "$e" "$f" "$packet" "$s" >> "$out/cells.txt"
+		done
+	done
+done
+
+# Cross-check: test_bpf's 100-byte packet through our harness and through
+# the tree's own timer, interpreter and JIT.
+for e in new jit; do
+	grep -qx "$e" "$KNOBS/engines" || continue
+	for f in fprog1 fprog2; do
+		say "cross-check: engine=$e filter=$f packet=testbpf100"
+		run_cell "$e" "$f" testbpf100 1 crosscheck >> "$out/cells.txt"
+	done
+done
+if [ -f /bench/modules/test_bpf.ko ] && [ -w /proc/sys/net/core/bpf_jit_enable ]; then
+	for jit in 0 1; do
+		say "cross-check: lib/test_bpf #33 #34 with bpf_jit_enable=$jit"
+		echo "$jit" > /proc/sys/net/core/bpf_jit_enable
+		dmesg -c > /dev/null
+		insmod /bench/modules/test_bpf.ko test_suite=test_bpf test_range=33,34 ||
+			{ say "test_bpf failed to load"; exit 1; }
+		rmmod test_bpf
+		dmesg | grep 'test_bpf: #3[34] ' >> "$out/test_bpf.txt"
+	done
+	echo 1 > /proc/sys/net/core/bpf_jit_enable
+fi

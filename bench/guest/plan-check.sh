@@ -1,0 +1,122 @@
+#!/bin/sh
+# In-guest tests: the module loads, every engine returns tcpdump's verdict for
+# every (filter, packet) pair, malformed writes to each knob fail with a clear
+# errno and leave the previous configuration intact, and results parse.
+# Writes "PASS: ..." / "FAIL: ..." lines to $out/tests.txt.
+set -eu
+out=$1
+# shellcheck source=/dev/null
+. /bench/lib.sh
+
+results=$out/tests.txt
+: > "$results"
+pass() { echo "PASS: $*" | tee -a "$results"; }
+fail() { echo "FAIL: $*" | tee -a "$results"; }
+check() { name=$1; shift; if "$@" > /dev/null 2>&1; then pass "$name"; else fail "$name"; fi; }
+
+if load_bench_module; then pass "guest: bpf_bench loads"; else fail "guest: bpf_bench loads"; exit 0; fi
+write_meta "$out/meta.txt"
+engines=$(cat "$KNOBS/engines")
+for e in baseline new jit; do
+	check "guest: engine $e is listed" grep -qx "$e" "$KNOBS/engines"
+done
+
+# Short cells: correctness, not timing.
+set_knob samples 2
+set_knob sample_us 200
+
+# Every engine x filter x packet returns tcpdump's verdict on every call.
+pairs=0
+while read -r filter packet verdict; do
+	case "$filter" in "#"*|"") continue ;; esac
+	[ -f "$FILTERS/$filter.dd" ] || continue
+	for e in $engines; do
+		for skbs in 1 3; do
+			pairs=$((pairs + 1))
+			name="guest: $e $filter $packet skbs=$skbs returns $verdict"
+			if line=$(run_cell "$e" "$filter" "$packet" "$skbs" 2>&1) &&
+				echo "$line" | grep -q " verdict=$verdict "; then
+				pass "$name"
+				echo "$line" >> "$out/cells.txt"
+			else
+				fail "$name: $line"
+			fi
+		done
+	done
+done < "$FILTERS/verdicts.txt"
+say "compared $pairs (engine, filter, packet, skbs) cells against tcpdump's verdicts"
+
+# jited says what really ran.
+for e in new jit; do
+	want=0; [ "$e" = jit ] && want=1
+	line=$(run_cell "$e" fprog1 tcp22-payload 1) || line=""
+	check "guest: engine $e reports jited=$want" sh -c "echo '$line' | grep -q ' jited=$want '"
+done
+
+# A wrong expected verdict fails the run and clears the result.
+set_knob_file prog "$FILTERS/fprog1.dd"
+set_knob_file packet "$FILTERS/packets/tcp22-payload.hex"
+set_knob engine new
+set_knob expect 12345
+if err=$(/bench/knob "$KNOBS/run" 1); then
+	fail "guest: run with a wrong expect fails"
+else
+	pass "guest: run with a wrong expect fails ($err)"
+fi
+check "guest: a failed run leaves no result" sh -c "[ -z \"\$(cat $KNOBS/result)\" ]"
+
+# Malformed writes: errno, and the previous value is untouched.
+bad_write() { # knob value want-errno
+	before=$(cat "$KNOBS/$1")
+	err=$(/bench/knob "$KNOBS/$1" "$2") && err="errno=none"
+	after=$(cat "$KNOBS/$1")
+	if [ "$err" = "errno=$3" ] && [ "$before" = "$after" ]; then
+		pass "guest: $1 <- '$2' fails $3, value kept"
+	else
+		fail "guest: $1 <- '$2': got $err, want errno=$3; before '$before' after '$after'"
+	fi
+}
+set_knob skbs 7
+set_knob samples 5
+set_knob sample_us 1000
+set_knob expect 262144
+bad_write skbs 0 EINVAL
+bad_write skbs 100001 EINVAL
+bad_write skbs abc EINVAL
+bad_write skbs -1 EINVAL
+bad_write samples 0 EINVAL
+bad_write samples 1001 EINVAL
+bad_write sample_us 99 EINVAL
+bad_write sample_us 1000001 EINVAL
+bad_write expect x12 EINVAL
+bad_write expect 4294967296 EINVAL
+bad_write engine foo EINVAL
+bad_write run 2 EINVAL
+bad_write packet "zz" EINVAL
+bad_write packet "00 11 22 33 44" EINVAL
+bad_write packet "0" EINVAL
+bad_write prog "garbage" EINVAL
+bad_write prog "{ 0x28, 0, 0, 0x0000000c }," EINVAL
+bad_write prog "{ 0x15, 5, 0, 0x00000800 },
+{ 0x6, 0, 0, 0x00040000 }," EINVAL
+bad_write prog "{ 0x04, 0, 0, 0x00000000 },
+{ 0x6, 0, 0, 0x00000000 }," EINVAL
+check "guest: skbs kept 7" grep -qx 7 "$KNOBS/skbs"
+check "guest: prog kept fprog1" sh -c "[ \"\$(cat $KNOBS/prog | wc -l)\" = \"$(wc -l < "$FILTERS/fprog1.dd")\" ]"
+
+# Results parse: every key present and numeric, min <= median.
+set_knob expect 262144
+set_knob skbs 1
+if line=$(cat "$KNOBS/result") && [ -z "$line" ] && set_knob run 1 && line=$(cat "$KNOBS/result"); then
+	ok=1
+	for k in engine skbs samples calls_per_sample min median mean stddev verdict jited insns image_bytes clock; do
+		echo "$line" | grep -q "\(^\| \)$k=[^ ]" || ok=0
+	done
+	echo "$line" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+		END { exit !(v["min"] + 0 > 0 && v["min"] + 0 <= v["median"] + 0 && v["samples"] == 5) }' || ok=0
+	if [ "$ok" = 1 ]; then pass "guest: result line parses ($line)"; else fail "guest: result line parses ($line)"; fi
+else
+	fail "guest: run after failed writes"
+fi
+if ! grep -qx old "$KNOBS/engines"; then bad_write engine old EOPNOTSUPP; fi
+check "guest: bpf_bench unloads" rmmod bpf_bench

@@ -1,0 +1,48 @@
+#!/bin/sh
+# Pack the guest: busybox, /init and the plans, the knob tool, the bench
+# module (and lib/test_bpf.ko when built), the filters and the packets.
+# Uses the kernel's own usr/gen_init_cpio so that /dev/console exists
+# without root.
+#
+# usage: mkinitramfs.sh OUT.cpio.gz KOBJ KNOB_BIN MODULE.ko [MODULE.ko...]
+set -eu
+
+out=$1 kobj=$2 knob=$3
+shift 3
+top=$(cd "$(dirname "$0")/../.." && pwd)
+gen=$kobj/usr/gen_init_cpio
+busybox=$(command -v busybox)
+[ -x "$gen" ] || { echo "missing $gen (build the kernel first)" >&2; exit 1; }
+
+list=$(mktemp)
+trap 'rm -f "$list"' EXIT
+{
+	echo "dir /dev 0755 0 0"
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "nod /dev/null 0666 0 0 c 1 3"
+	for d in /bin /sbin /proc /sys /out /tmp /bench /bench/modules \
+		/bench/filters /bench/filters/packets; do
+		echo "dir $d 0755 0 0"
+	done
+	echo "file /bin/busybox $busybox 0755 0 0"
+	echo "slink /bin/sh busybox 0777 0 0"
+	echo "file /init $top/bench/guest/init.sh 0755 0 0"
+	echo "file /bench/knob $knob 0755 0 0"
+	echo "file /bench/lib.sh $top/bench/guest/lib.sh 0644 0 0"
+	for p in "$top"/bench/guest/plan-*.sh; do
+		echo "file /bench/$(basename "$p") $p 0755 0 0"
+	done
+	for m in "$@"; do
+		[ -f "$m" ] && echo "file /bench/modules/$(basename "$m") $m 0644 0 0"
+	done
+	echo "file /bench/filters/verdicts.txt $top/filters/verdicts.txt 0644 0 0"
+	for f in "$top"/filters/*.dd; do
+		echo "file /bench/filters/$(basename "$f") $f 0644 0 0"
+	done
+	for f in "$top"/filters/packets/*.hex; do
+		echo "file /bench/filters/packets/$(basename "$f") $f 0644 0 0"
+	done
+} > "$list"
+"$gen" "$list" | gzip -n -9 > "$out.tmp"
+mv "$out.tmp" "$out"
+echo "[initramfs] $out: $(wc -c < "$out") bytes, $(grep -c '^file' "$list") files"

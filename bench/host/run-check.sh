@@ -1,0 +1,99 @@
+#!/bin/sh
+# make check: host tests, build, in-guest tests, and the icount
+# reproducibility checks.  Every test prints one "PASS: ..." or "FAIL: ..."
+# line; the last line is "N passed, N failed".
+#
+# usage: run-check.sh TOP BUILD KOBJ
+# env:   CHECK_ACCEL (accelerator for the in-guest tests, default tcg)
+set -eu
+
+top=$1 build=$2 kobj=$3
+here=$top/bench/host
+mkdir -p "$build"
+log=$build/check.log
+out=$build/check.out
+: > "$log"
+cd "$top"
+
+stage() { echo "[check] $*"; }
+# t NAME COMMAND...: one test from one command's exit status.
+t() {
+	name=$1; shift
+	if "$@" > "$out" 2>&1; then
+		echo "PASS: $name" | tee -a "$log"
+	else
+		echo "FAIL: $name" | tee -a "$log"
+		tail -n 15 "$out" | sed 's/^/    /'
+	fi
+}
+# collect: keep the PASS/FAIL lines of a sub-suite.
+collect() { grep -E '^(PASS|FAIL): ' | tee -a "$log" || true; }
+summary() {
+	p=$(grep -c '^PASS: ' "$log" || true)
+	f=$(grep -c '^FAIL: ' "$log" || true)
+	echo "$p passed, $f failed"
+	[ "$f" = 0 ]
+}
+
+stage "1/5 host tests: shell scripts, filters, result formatting"
+# shellcheck disable=SC2046
+t "host: shellcheck on every shell script" shellcheck -x \
+	$(find bench filters results plots kernel-patches .ci -type f \( -name '*.sh' -o -name run \) 2>/dev/null)
+make -s tools > "$out" 2>&1 || { cat "$out"; echo "FAIL: host: build tools" | tee -a "$log"; summary; }
+"$top/results/tests.sh" "$build/tools" | collect
+make -s -C filters check 2>&1 | collect
+
+stage "2/5 build: tree, kernel, module, initramfs (a clean kernel build takes 6-9 min)"
+rc=$build/check.rc
+{ make -s initramfs 2>&1; echo $? > "$rc"; } | tee "$out"
+if [ "$(cat "$rc")" != 0 ]; then
+	echo "FAIL: build: make initramfs" | tee -a "$log"
+	summary
+	exit 1
+fi
+echo "PASS: build: kernel, module and initramfs" | tee -a "$log"
+t "build: bench module is W=1 warning-free" \
+	sh -c "make -s -C '$kobj' M='$top/bench/module' W=1 clean modules 2>&1 | tee /dev/stderr | (! grep -q 'warning:')"
+for p in kernel-patches/[0-9][0-9][0-9][0-9]-*.patch; do
+	[ -f "$p" ] || continue
+	case "$p" in */0000-*) continue ;; esac
+	t "build: checkpatch --strict $(basename "$p")" \
+		sh -c "perl '$build/linux/scripts/checkpatch.pl' --strict -q '$p' | (! grep -E '^(ERROR|WARNING|CHECK)')"
+done
+t "build: checkpatch --strict bench/module" \
+	sh -c "perl '$build/linux/scripts/checkpatch.pl' --strict -q --no-tree -f bench/module/*.c | (! grep -E '^(ERROR|WARNING|CHECK)')"
+make -s initramfs > /dev/null 2>&1
+
+kernel=$kobj/arch/x86/boot/bzImage
+initrd=$build/initramfs.cpio.gz
+accel=${CHECK_ACCEL:-tcg}
+
+stage "3/5 in-guest tests under $accel"
+rm -rf "$build/check-guest"
+if TIMEOUT=900 "$here/run-guest.sh" "$accel" check "$build/check-guest" "$kernel" "$initrd"; then
+	echo "PASS: guest: check plan ran to the end" | tee -a "$log"
+else
+	echo "FAIL: guest: check plan ran to the end" | tee -a "$log"
+fi
+collect < "$build/check-guest/tests.txt" 2>/dev/null || true
+
+stage "4/5 icount: the bench plan twice, instruction counts must agree"
+for i in 1 2; do
+	d=$build/check-icount-$i
+	rm -rf "$d"
+	mkdir -p "$d/icount"
+	printf 'run_id=check-%s\nkernel=6.1\ndebian_version=check\nconfig_hash=check\nseries_hash=check\n' "$i" > "$d/run.txt"
+	printf 'accel=icount\nunit=insns\nkind=counted\n' > "$d/icount/host.txt"
+	t "icount: bench plan run $i" env TIMEOUT=900 "$here/run-guest.sh" icount bench "$d/icount" \
+		"$kernel" "$initrd" bench.samples=3 bench.sample_us=2000
+	t "icount: run $i results parse" sh -c "'$build/tools/mkcsv' '$d' > '$d/results.csv'"
+done
+t "icount: two runs agree within 1% on every cell" \
+	"$build/tools/cmpruns" "$build/check-icount-1/results.csv" "$build/check-icount-2/results.csv" 1
+t "icount: harness within 10% of test_bpf #33 (interpreter)" \
+	"$build/tools/crosscheck" "$build/check-icount-1/results.csv" new testbpf33 fprog1 10
+t "icount: harness within 10% of test_bpf #33 (JIT)" \
+	"$build/tools/crosscheck" "$build/check-icount-1/results.csv" jit testbpf33 fprog1 10
+
+stage "5/5 summary"
+summary

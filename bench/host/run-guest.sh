@@ -1,0 +1,54 @@
+#!/bin/sh
+# Boot the benchmark kernel in QEMU, run one plan, and collect what the
+# guest wrote to /out into OUTDIR.  Prints the guest's progress lines,
+# kills a hung guest after TIMEOUT seconds, and exits non-zero unless the
+# guest reported status=ok.
+#
+# usage: run-guest.sh ACCEL PLAN OUTDIR BZIMAGE INITRAMFS [bench.KEY=VALUE...]
+# env:   TIMEOUT (seconds, default 900), QEMU_MEM (MiB, default 1024)
+set -eu
+
+accel=$1 plan=$2 outdir=$3 kernel=$4 initrd=$5
+shift 5
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/host/accels.sh
+. "$here/accels.sh"
+qargs=$(accel_qemu_args "$accel") || { echo "unknown accelerator '$accel'" >&2; exit 2; }
+timeout=${TIMEOUT:-900}
+
+mkdir -p "$outdir"
+disk=$outdir/.out.img
+rm -f "$disk"
+truncate -s 256M "$disk"
+log=$outdir/console.log
+rcfile=$outdir/.qemu.rc
+
+echo "[run] booting $accel guest, plan=$plan (timeout ${timeout}s)"
+start=$(date +%s)
+# shellcheck disable=SC2086
+{
+	timeout --foreground -k 5 "$timeout" qemu-system-x86_64 $qargs \
+		-m "${QEMU_MEM:-1024}" -smp 1 -no-reboot \
+		-display none -monitor none -serial stdio \
+		-kernel "$kernel" -initrd "$initrd" \
+		-drive "file=$disk,format=raw,if=virtio" \
+		-append "console=ttyS0 panic=-1 quiet bench.plan=$plan bench.accel=$accel $*" \
+		< /dev/null 2>&1
+	echo $? > "$rcfile"
+} | tee "$log" | grep --line-buffered '^\[guest\]' || true
+rc=$(cat "$rcfile")
+elapsed=$(( $(date +%s) - start ))
+
+tar -xf "$disk" -C "$outdir" 2>/dev/null || true
+rm -f "$disk" "$rcfile"
+status=$(sed -n 's/^status=//p' "$outdir/status" 2>/dev/null || true)
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	echo "[run] $accel guest hung: killed after ${timeout}s; console in $log" >&2
+	exit 1
+fi
+if [ "$status" != ok ]; then
+	echo "[run] $accel guest plan=$plan ended with status '${status:-none}' (qemu rc $rc) after ${elapsed}s; console in $log" >&2
+	tail -n 20 "$log" >&2
+	exit 1
+fi
+echo "[run] $accel guest plan=$plan ok in ${elapsed}s"

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A results.csv loaded in memory: rows of fields looked up by column name. */
+#ifndef RESULTS_CSV_H
+#define RESULTS_CSV_H
+
+#define CSV_MAX_COLS 32
+
+struct csv_row {
+	char *f[CSV_MAX_COLS];
+};
+
+struct csv {
+	int ncols, nrows;
+	char *colname[CSV_MAX_COLS];
+	struct csv_row *rows;
+};
+
+/* Load PATH; exits with a message on a malformed file. */
+void csv_load(struct csv *csv, const char *path);
+/* Field NAME of row R ("" when empty); exits if the column is unknown. */
+const char *csv_get(const struct csv *csv, const struct csv_row *r,
+		    const char *name);
+
+#endif

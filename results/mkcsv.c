@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mkcsv - turn what the guests wrote into one CSV row per measured cell.
+ *
+ *   mkcsv RUN_DIR > RUN_DIR/results.csv
+ *
+ * RUN_DIR/run.txt holds the run's own key=value lines (run_id, kernel,
+ * debian_version, config_hash, series_hash).  Each RUN_DIR/<accel>/
+ * holds host.txt (accel, unit, kind), the guest's meta.txt (cpu,
+ * clocksource, ...), cells.txt (one result line per cell, key=value
+ * pairs) and optionally test_bpf.txt (lib/test_bpf's dmesg lines).
+ * Every row carries the accelerator, CPU model, kernel version and config,
+ * so no number can be read without what measured it.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_KV 64
+
+struct kv {
+	int n;
+	char key[MAX_KV][32];
+	char val[MAX_KV][256];
+};
+
+static const char *const columns[] = {
+	"run_id", "accel", "kind", "tag", "engine", "filter", "packet", "skbs",
+	"samples", "calls_per_sample", "min", "median", "mean", "stddev",
+	"unit", "verdict", "jited", "insns", "image_bytes", "cpu",
+	"clocksource", "kernel", "debian_version", "config_hash",
+	"series_hash",
+};
+
+#define NCOLS (sizeof(columns) / sizeof(columns[0]))
+
+static void kv_set(struct kv *kv, const char *key, const char *val)
+{
+	int i;
+
+	for (i = 0; i < kv->n; i++)
+		if (!strcmp(kv->key[i], key))
+			break;
+	if (i == kv->n) {
+		if (kv->n == MAX_KV)
+			return;
+		kv->n++;
+	}
+	snprintf(kv->key[i], sizeof(kv->key[i]), "%s", key);
+	snprintf(kv->val[i], sizeof(kv->val[i]), "%s", val);
+}
+
+static const char *kv_get(const struct kv *kv, const char *key)
+{
+	int i;
+
+	for (i = 0; i < kv->n; i++)
+		if (!strcmp(kv->key[i], key))
+			return kv->val[i];
+	return NULL;
+}
+
+static void chomp(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+}
+
+/* A file of key=value lines; the value is the rest of the line. */
+static int read_meta(const char *path, struct kv *kv)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *eq = strchr(line, '=');
+
+		chomp(line);
+		if (!eq || line[0] == '#')
+			continue;
+		*eq = '\0';
+		kv_set(kv, line, eq + 1);
+	}
+	fclose(f);
+	return 0;
+}
+
+/* One line of space-separated key=value pairs. */
+static int parse_pairs(char *line, struct kv *kv)
+{
+	char *tok, *save = NULL;
+
+	for (tok = strtok_r(line, " \t\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		char *eq = strchr(tok, '=');
+
+		if (!eq || eq == tok)
+			return -1;
+		*eq = '\0';
+		kv_set(kv, tok, eq + 1);
+	}
+	return 0;
+}
+
+static void put_field(const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, stdout);
+		return;
+	}
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"')
+			putchar('"');
+		putchar(*s);
+	}
+	putchar('"');
+}
+
+/* A row takes each column from the cell, then the accel, then the run. */
+static void put_row(const struct kv *cell, const struct kv *acc,
+		    const struct kv *run)
+{
+	size_t i;
+
+	for (i = 0; i < NCOLS; i++) {
+		const char *v = kv_get(cell, columns[i]);
+
+		if (!v)
+			v = kv_get(acc, columns[i]);
+		if (!v)
+			v = kv_get(run, columns[i]);
+		if (i)
+			putchar(',');
+		put_field(v ? v : "");
+	}
+	putchar('\n');
+}
+
+static int emit_cells(const char *path, const struct kv *acc,
+		      const struct kv *run)
+{
+	char line[2048];
+	int lineno = 0, bad = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		struct kv cell = { 0 };
+
+		lineno++;
+		if (line[0] == '\n' || line[0] == '#')
+			continue;
+		if (parse_pairs(line, &cell) || !kv_get(&cell, "median") ||
+		    !kv_get(&cell, "engine")) {
+			fprintf(stderr, "mkcsv: %s:%d: not a result line\n",
+				path, lineno);
+			bad = 1;
+			continue;
+		}
+		put_row(&cell, acc, run);
+	}
+	fclose(f);
+	return bad;
+}
+
+/*
+ * lib/test_bpf prints "test_bpf: #33 tcpdump port 22 jited:0 735 741 748 PASS":
+ * one ns/call figure per data size, the last one for the 100-byte packet.
+ */
+static int emit_test_bpf(const char *path, const struct kv *acc,
+			 const struct kv *run)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+	int bad = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		struct kv cell = { 0 };
+		char *p = strstr(line, "test_bpf: #"), *j, *end;
+		char id[16], last[32] = "";
+		int jited;
+
+		if (!p)
+			continue;
+		j = strstr(p, "jited:");
+		if (!j || sscanf(p, "test_bpf: #%15[0-9]", id) != 1 ||
+		    sscanf(j, "jited:%d", &jited) != 1 || !strstr(j, "PASS")) {
+			fprintf(stderr, "mkcsv: %s: unparsed: %s", path, line);
+			bad = 1;
+			continue;
+		}
+		/* the figure just before PASS */
+		end = strstr(j, "PASS");
+		while (end > j && isspace((unsigned char)end[-1]))
+			end--;
+		p = end;
+		while (p > j && isdigit((unsigned char)p[-1]))
+			p--;
+		if (p == end || end - p >= (long)sizeof(last)) {
+			bad = 1;
+			continue;
+		}
+		memcpy(last, p, end - p);
+		last[end - p] = '\0';
+		kv_set(&cell, "tag", "test_bpf");
+		kv_set(&cell, "engine", jited ? "jit" : "new");
+		snprintf(line, sizeof(line), "testbpf%s", id);
+		kv_set(&cell, "filter", line);
+		kv_set(&cell, "packet", "testbpf100");
+		kv_set(&cell, "skbs", "1");
+		kv_set(&cell, "samples", "1");
+		kv_set(&cell, "min", last);
+		kv_set(&cell, "median", last);
+		kv_set(&cell, "mean", last);
+		kv_set(&cell, "stddev", "");
+		kv_set(&cell, "jited", jited ? "1" : "0");
+		put_row(&cell, acc, run);
+	}
+	fclose(f);
+	return bad;
+}
+
+int main(int argc, char **argv)
+{
+	struct kv run = { 0 };
+	char path[4096];
+	struct dirent **ents;
+	int n, i, bad = 0, accels = 0;
+	size_t c;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: mkcsv RUN_DIR\n");
+		return 2;
+	}
+	snprintf(path, sizeof(path), "%s/run.txt", argv[1]);
+	if (read_meta(path, &run)) {
+		fprintf(stderr, "mkcsv: cannot read %s\n", path);
+		return 1;
+	}
+	for (c = 0; c < NCOLS; c++)
+		printf("%s%s", c ? "," : "", columns[c]);
+	putchar('\n');
+
+	n = scandir(argv[1], &ents, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		struct kv acc = { 0 };
+
+		snprintf(path, sizeof(path), "%s/%s/host.txt", argv[1],
+			 ents[i]->d_name);
+		if (ents[i]->d_name[0] != '.' && !read_meta(path, &acc)) {
+			snprintf(path, sizeof(path), "%s/%s/meta.txt", argv[1],
+				 ents[i]->d_name);
+			read_meta(path, &acc);
+			snprintf(path, sizeof(path), "%s/%s/cells.txt", argv[1],
+				 ents[i]->d_name);
+			bad |= emit_cells(path, &acc, &run);
+			snprintf(path, sizeof(path), "%s/%s/test_bpf.txt",
+				 argv[1], ents[i]->d_name);
+			bad |= emit_test_bpf(path, &acc, &run);
+			accels++;
+		}
+		free(ents[i]);
+	}
+	if (n >= 0)
+		free(ents);
+	if (!accels) {
+		fprintf(stderr, "mkcsv: no <accel>/host.txt under %s\n", argv[1]);
+		return 1;
+	}
+	return bad;
+}

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mktable - print the ns/call tables of a run in the layout of commit
+ * bd4cf0ed331a: one row per engine, columns fprog #1 cache-hit/miss and
+ * fprog #2 cache-hit/miss, with the 2014 x86_64 figures and ratios beside
+ * ours, then the cross-check against lib/test_bpf's own timer.
+ *
+ *   mktable RUN_DIR/results.csv > RUN_DIR/table.txt
+ *
+ * One table per accelerator, the most trustworthy first (hardware timing,
+ * then instruction counts, then emulated timing), each labelled with what
+ * measured it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+
+#define MAX_ACCELS 8
+
+static struct csv csv;
+
+/* Engines in row order, with the names the 2014 table used. */
+static const struct {
+	const char *engine, *label;
+} engines[] = {
+	{ "old", "old BPF" },
+	{ "new", "new BPF" },
+	{ "oldjit", "old BPF jit" },
+	{ "jit", "new BPF jit" },
+	{ "baseline", "loop only" },
+};
+
+#define NENGINES (sizeof(engines) / sizeof(engines[0]))
+
+/* x86_64 figures from the commit message, ns per call. */
+static const struct {
+	const char *label;
+	const char *v[4];
+} ref2014[] = {
+	{ "old BPF", { "90", "101", "192", "202" } },
+	{ "new BPF", { "31", "71", "47", "97" } },
+	{ "old BPF jit", { "12", "34", "17", "44" } },
+	{ "new BPF jit", { "TBD", "TBD", "TBD", "TBD" } },
+};
+
+static const char *const ratio2014[4] = { "2.9x", "1.4x", "4.1x", "2.1x" };
+
+/* test_bpf's programs and the fprog the harness times on its packet. */
+static const struct {
+	const char *test, *filter, *note;
+} crosscheck[] = {
+	{ "testbpf33", "fprog1", "" },
+	{ "testbpf34", "fprog2", " (#34 also tests len: a few insns more)" },
+};
+
+static const struct {
+	const char *kind, *what;
+} kinds[] = {
+	{ "hardware", "hardware timing" },
+	{ "counted", "guest instructions per call (QEMU -icount shift=0: counted, not timed; deterministic)" },
+	{ "emulated", "EMULATED timing under QEMU TCG: NOT hardware timing, only relative engine order is meaningful" },
+};
+
+#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+
+static const char *get(const struct csv_row *r, const char *name)
+{
+	return csv_get(&csv, r, name);
+}
+
+static const struct csv_row *find(const char *accel, const char *tag,
+			      const char *engine, const char *filter,
+			      const char *skbs)
+{
+	int i;
+
+	for (i = 0; i < csv.nrows; i++) {
+		const struct csv_row *r = &csv.rows[i];
+
+		if (!strcmp(get(r, "accel"), accel) &&
+		    !strcmp(get(r, "tag"), tag) &&
+		    !strcmp(get(r, "engine"), engine) &&
+		    !strcmp(get(r, "filter"), filter) &&
+		    (!skbs || !strcmp(get(r, "skbs"), skbs)))
+			return r;
+	}
+	return NULL;
+}
+
+static double median(const struct csv_row *r)
+{
+	return r ? atof(get(r, "median")) : 0;
+}
+
+static const char *colhead[4][2] = {
+	{ "fprog #1", "cache-hit" }, { "fprog #1", "cache-miss" },
+	{ "fprog #2", "cache-hit" }, { "fprog #2", "cache-miss" },
+};
+
+static const char *colfilter[4] = { "fprog1", "fprog1", "fprog2", "fprog2" };
+static const char *colskbs[4] = { "1", "10000", "1", "10000" };
+
+static void header(void)
+{
+	int c;
+
+	printf("%-14s", "");
+	for (c = 0; c < 4; c++)
+		printf(" %10s", colhead[c][0]);
+	printf("\n%-14s", "");
+	for (c = 0; c < 4; c++)
+		printf(" %10s", colhead[c][1]);
+	printf("\n");
+}
+
+static void ratio_line(const char *accel, const char *label, const char *num,
+		       const char *den, const char *const *ref)
+{
+	int c, any = 0;
+
+	for (c = 0; c < 4; c++)
+		any |= find(accel, "bench", num, colfilter[c], colskbs[c]) &&
+		       find(accel, "bench", den, colfilter[c], colskbs[c]);
+	if (!any)
+		return;
+	printf("%-14s", label);
+	for (c = 0; c < 4; c++) {
+		const struct csv_row *a = find(accel, "bench", num, colfilter[c], colskbs[c]);
+		const struct csv_row *b = find(accel, "bench", den, colfilter[c], colskbs[c]);
+		char buf[32] = "-";
+
+		if (a && b && median(b) > 0)
+			snprintf(buf, sizeof(buf), "%.1fx", median(a) / median(b));
+		printf(" %10s", buf);
+	}
+	if (ref) {
+		printf("   (2014:");
+		for (c = 0; c < 4; c++)
+			printf(" %s", ref[c]);
+		printf(")");
+	}
+	printf("\n");
+}
+
+static void table(const char *accel, const char *what)
+{
+	const struct csv_row *any = NULL;
+	size_t e;
+	int c, i;
+
+	for (i = 0; i < csv.nrows && !any; i++)
+		if (!strcmp(get(&csv.rows[i], "accel"), accel))
+			any = &csv.rows[i];
+	printf("--x86_64-- accel=%s: %s\n", accel, what);
+	printf("unit: %s per call, median of %s samples; smaller is better\n",
+	       get(any, "unit"), get(any, "samples"));
+	printf("cpu: %s; clocksource: %s\n", get(any, "cpu"), get(any, "clocksource"));
+	printf("kernel: %s (Debian linux-source %s), config %s, series %s\n",
+	       get(any, "kernel"), get(any, "debian_version"),
+	       get(any, "config_hash"), get(any, "series_hash"));
+	header();
+	for (e = 0; e < NENGINES; e++) {
+		int have = 0;
+
+		for (c = 0; c < 4; c++)
+			have |= !!find(accel, "bench", engines[e].engine,
+				       colfilter[c], colskbs[c]);
+		if (!have)
+			continue;
+		printf("%-14s", engines[e].label);
+		for (c = 0; c < 4; c++) {
+			const struct csv_row *r = find(accel, "bench", engines[e].engine,
+						   colfilter[c], colskbs[c]);
+			char buf[32] = "n/a";
+
+			if (r)
+				snprintf(buf, sizeof(buf), "%.1f", median(r));
+			printf(" %10s", buf);
+		}
+		printf("\n");
+	}
+	ratio_line(accel, "old/new", "old", "new", ratio2014);
+	ratio_line(accel, "new/jit", "new", "jit", NULL);
+	printf("\n");
+}
+
+static void reference(void)
+{
+	size_t i;
+	int c;
+
+	printf("--x86_64-- 2014, commit bd4cf0ed331a (hardware, ns per call)\n");
+	header();
+	for (i = 0; i < sizeof(ref2014) / sizeof(ref2014[0]); i++) {
+		printf("%-14s", ref2014[i].label);
+		for (c = 0; c < 4; c++)
+			printf(" %10s", ref2014[i].v[c]);
+		printf("\n");
+	}
+	printf("%-14s", "old/new");
+	for (c = 0; c < 4; c++)
+		printf(" %10s", ratio2014[c]);
+	printf("\n\n");
+}
+
+static void crosscheck_table(const char *accel)
+{
+	size_t i;
+	int printed = 0;
+	const char *eng[2] = { "new", "jit" };
+	int e;
+
+	for (i = 0; i < sizeof(crosscheck) / sizeof(crosscheck[0]); i++) {
+		for (e = 0; e < 2; e++) {
+			const struct csv_row *t = find(accel, "test_bpf", eng[e],
+						   crosscheck[i].test, NULL);
+			const struct csv_row *h = find(accel, "crosscheck", eng[e],
+						   crosscheck[i].filter, NULL);
+			char diff[32] = "-";
+
+			if (!t && !h)
+				continue;
+			if (!printed++)
+				printf("cross-check, accel=%s, test_bpf's 100-byte packet, %s per call:\n"
+				       "%-28s %10s %10s %8s\n", accel,
+				       get(t ? t : h, "unit"), "", "test_bpf", "harness",
+				       "diff");
+			if (t && h && median(t) > 0)
+				snprintf(diff, sizeof(diff), "%+.1f%%",
+					 100.0 * (median(h) - median(t)) / median(t));
+			printf("#%s %-4s vs %s%-10s %10s %10s %8s%s\n",
+			       crosscheck[i].test + 7, eng[e], crosscheck[i].filter, "",
+			       t ? get(t, "median") : "n/a",
+			       h ? get(h, "median") : "n/a", diff,
+			       crosscheck[i].note);
+		}
+	}
+	if (printed)
+		printf("\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *accels[MAX_ACCELS];
+	int naccels = 0, i, a;
+	size_t k;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: mktable RESULTS.csv\n");
+		return 2;
+	}
+	csv_load(&csv, argv[1]);
+	for (k = 0; k < NKINDS; k++) {
+		for (i = 0; i < csv.nrows; i++) {
+			const char *acc = get(&csv.rows[i], "accel");
+
+			if (strcmp(get(&csv.rows[i], "kind"), kinds[k].kind))
+				continue;
+			for (a = 0; a < naccels; a++)
+				if (!strcmp(accels[a], acc))
+					break;
+			if (a == naccels && naccels < MAX_ACCELS) {
+				accels[naccels++] = acc;
+				table(acc, kinds[k].what);
+			}
+		}
+	}
+	if (!naccels) {
+		fprintf(stderr, "mktable: no rows of a known kind in %s\n", argv[1]);
+		return 1;
+	}
+	reference();
+	for (a = 0; a < naccels; a++)
+		crosscheck_table(accels[a]);
+	return 0;
+}

@@ -1,0 +1,87 @@
+#!/bin/sh
+# Host tests of result formatting: mkcsv and mktable on a made-up run.
+# usage: tests.sh TOOLS_DIR      prints PASS:/FAIL: lines
+set -eu
+tools=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass() { echo "PASS: results: $*"; }
+fail() { echo "FAIL: results: $*"; }
+expect() { # name command...
+	name=$1; shift
+	if "$@" > /dev/null 2>&1; then pass "$name"; else fail "$name"; fi
+}
+
+run=$tmp/run
+mkdir -p "$run/tcg" "$run/icount"
+cat > "$run/run.txt" <<'X'
+run_id=test
+kernel=6.1.192
+debian_version=6.1.192-3
+config_hash=abc123
+series_hash=def456
+X
+for a in tcg icount; do
+	unit=ns kind=emulated
+	[ "$a" = icount ] && unit=insns kind=counted
+	printf 'accel=%s\nunit=%s\nkind=%s\n' "$a" "$unit" "$kind" > "$run/$a/host.txt"
+	printf 'kernel=6.1.192\ncpu=QEMU Virtual CPU, version 2.5+\nclocksource=tsc\n' > "$run/$a/meta.txt"
+done
+cell() { # accel tag engine filter packet skbs median
+	echo "tag=$2 filter=$4 packet=$5 engine=$3 skbs=$6 samples=21 calls_per_sample=4096 min=$7 median=$7 mean=$7 stddev=0.500 verdict=262144 jited=0 insns=30 image_bytes=0 clock=tsc" >> "$run/$1/cells.txt"
+}
+for a in tcg icount; do
+	cell $a bench new fprog1 tcp22-payload 1 31.250
+	cell $a bench new fprog1 tcp22-payload 10000 71.000
+	cell $a bench new fprog2 tcp22-payload 1 47.000
+	cell $a bench new fprog2 tcp22-payload 10000 97.000
+	cell $a bench old fprog1 tcp22-payload 1 90.000
+	cell $a bench old fprog1 tcp22-payload 10000 101.000
+	cell $a bench old fprog2 tcp22-payload 1 192.000
+	cell $a bench old fprog2 tcp22-payload 10000 202.000
+	cell $a crosscheck new fprog1 testbpf100 1 770.000
+done
+echo "[    1.0] test_bpf: #33 tcpdump port 22 jited:0 735 741 748 PASS" > "$run/icount/test_bpf.txt"
+echo "[    1.1] test_bpf: #34 tcpdump complex jited:1 100 150 194 PASS" >> "$run/icount/test_bpf.txt"
+
+if "$tools/mkcsv" "$run" > "$run/results.csv" 2> "$tmp/err"; then
+	pass "mkcsv accepts a well-formed run"
+else
+	fail "mkcsv accepts a well-formed run: $(cat "$tmp/err")"
+fi
+expect "csv has header + 20 rows" test "$(wc -l < "$run/results.csv")" = 21
+expect "csv header names accel, cpu, kernel, config" \
+	grep -q '^run_id,accel,kind,.*,unit,.*,cpu,clocksource,kernel,debian_version,config_hash,series_hash$' "$run/results.csv"
+expect "csv quotes a cpu model with a comma" grep -q ',"QEMU Virtual CPU, version 2.5+",' "$run/results.csv"
+expect "csv row carries accel, unit and config" \
+	grep -q '^test,icount,counted,bench,new,fprog1,tcp22-payload,1,21,4096,31.250,31.250,31.250,0.500,insns,262144,0,30,0,' "$run/results.csv"
+expect "csv takes test_bpf's 100-byte figure" \
+	grep -q '^test,icount,counted,test_bpf,new,testbpf33,testbpf100,1,1,,748,748,748,,insns,' "$run/results.csv"
+expect "csv maps jited:1 to engine jit" grep -q ',test_bpf,jit,testbpf34,testbpf100,.*,194,194,194,' "$run/results.csv"
+
+"$tools/mktable" "$run/results.csv" > "$run/table.txt"
+expect "table: icount (counted) comes before tcg (emulated)" \
+	sh -c "grep -n 'accel=icount' '$run/table.txt' | cut -d: -f1 | { read -r i; grep -n 'accel=tcg' '$run/table.txt' | cut -d: -f1 | { read -r t; [ \$i -lt \$t ]; }; }"
+expect "table: tcg is marked emulated" grep -q 'accel=tcg: EMULATED timing' "$run/table.txt"
+expect "table: icount unit is insns" grep -q 'unit: insns per call' "$run/table.txt"
+expect "table: new BPF row" grep -q '^new BPF  *31.2  *71.0  *47.0  *97.0$' "$run/table.txt"
+expect "table: old/new ratio beside 2014's" grep -q '^old/new  *2.9x  *1.4x  *4.1x  *2.1x   (2014: 2.9x 1.4x 4.1x 2.1x)$' "$run/table.txt"
+expect "table: 2014 reference rows" grep -q '^old BPF jit  *12  *34  *17  *44$' "$run/table.txt"
+expect "table: kernel, config and series" grep -q 'kernel: 6.1.192 (Debian linux-source 6.1.192-3), config abc123, series def456' "$run/table.txt"
+expect "table: cross-check diff vs test_bpf" grep -q '^#33 new  vs fprog1 *748 *770.000 *+2.9%' "$run/table.txt"
+
+cp "$run/results.csv" "$tmp/same.csv"
+sed 's/,31.250,31.250,31.250,/,31.500,31.500,31.500,/' "$run/results.csv" > "$tmp/off.csv"
+expect "cmpruns: identical runs agree" "$tools/cmpruns" "$run/results.csv" "$tmp/same.csv" 1
+expect "cmpruns: 0.8% off passes a 1% limit" "$tools/cmpruns" "$run/results.csv" "$tmp/off.csv" 1
+expect "cmpruns: 0.8% off fails a 0.5% limit" sh -c "! '$tools/cmpruns' '$run/results.csv' '$tmp/off.csv' 0.5"
+grep -v ',crosscheck,' "$run/results.csv" > "$tmp/fewer.csv"
+expect "cmpruns: a missing cell fails" sh -c "! '$tools/cmpruns' '$run/results.csv' '$tmp/fewer.csv' 50"
+expect "crosscheck: 770 vs 748 is within 10%" "$tools/crosscheck" "$run/results.csv" new testbpf33 fprog1 10
+expect "crosscheck: 770 vs 748 is not within 2%" sh -c "! '$tools/crosscheck' '$run/results.csv' new testbpf33 fprog1 2"
+expect "crosscheck: no test_bpf figure fails" sh -c "! '$tools/crosscheck' '$tmp/fewer.csv' jit testbpf33 fprog1 10"
+
+echo "tag=bench engine=new median" >> "$run/tcg/cells.txt"
+expect "mkcsv rejects a malformed cell line" sh -c "! '$tools/mkcsv' '$run' > /dev/null 2>&1"
+rm "$run/run.txt"
+expect "mkcsv rejects a run without run.txt" sh -c "! '$tools/mkcsv' '$run' > /dev/null 2>&1"
