@@ -9,17 +9,24 @@
 TOP      := $(CURDIR)
 BUILD    := $(TOP)/build
 TREE     := $(BUILD)/linux
-ARCH     := x86_64
-KOBJ     := $(BUILD)/obj-$(ARCH)
-FRAGMENT := $(TOP)/bench/kernel-$(ARCH).config
 TOOLS    := $(BUILD)/tools
 MODULE   := $(TOP)/bench/module
 HOSTCFLAGS := -O2 -Wall -Wextra -Werror
 
+# Kernel flavours: x86_64 boots under QEMU (kvm, tcg, icount), um is
+# User-mode Linux (native speed, no JIT).  Each has a config fragment
+# bench/kernel-<flavour>.config merged onto a base config.
+FLAVOURS        := x86_64 um
+KBASE_x86_64    := tinyconfig
+KTARGETS_x86_64 := bzImage modules
+KBASE_um        := defconfig
+KTARGETS_um     := linux modules
+
 export ACCEL BENCH_ARGS
 
 .PHONY: all bench check deps-bench deps-check tree kernel module tools filters \
-	initramfs export-patches reset-tree clean
+	initramfs export-patches reset-tree clean \
+	$(foreach f,$(FLAVOURS),kernel-$(f) module-$(f) initramfs-$(f))
 
 all: initramfs
 
@@ -32,12 +39,21 @@ deps-check:
 tree: deps-bench
 	@$(TOP)/kernel-patches/prepare-tree.sh $(TREE) $(TOP)/kernel-patches
 
-kernel: tree
-	@$(TOP)/bench/host/build-kernel.sh $(TREE) $(KOBJ) $(ARCH) $(FRAGMENT) bzImage modules
+kernel: $(addprefix kernel-,$(FLAVOURS))
+module: $(addprefix module-,$(FLAVOURS))
+initramfs: $(addprefix initramfs-,$(FLAVOURS))
 
-module: kernel
-	@echo "[module] building bench/module against $(KOBJ)"
-	@$(MAKE) -s -C $(KOBJ) M=$(MODULE) W=1 modules
+$(addprefix kernel-,$(FLAVOURS)): kernel-%: tree
+	@KCONFIG_BASE=$(KBASE_$*) $(TOP)/bench/host/build-kernel.sh $(TREE) \
+		$(BUILD)/obj-$* $* $(TOP)/bench/kernel-$*.config $(KTARGETS_$*)
+
+# The module is built per flavour in a copy of its sources: kbuild writes
+# its objects next to them.
+$(addprefix module-,$(FLAVOURS)): module-%: kernel-%
+	@echo "[module] building bench/module for $*"
+	@mkdir -p $(BUILD)/module-$*
+	@cp -p $(MODULE)/Kbuild $(MODULE)/*.c $(BUILD)/module-$*/
+	@$(MAKE) -s -C $(BUILD)/obj-$* ARCH=$* M=$(BUILD)/module-$* W=1 modules
 
 $(TOOLS)/knob: bench/guest/knob.c
 	@mkdir -p $(TOOLS)
@@ -57,15 +73,16 @@ tools: deps-bench $(TOOLS)/knob $(TOOLS)/mkcsv $(TOOLS)/mktable $(TOOLS)/cmpruns
 filters: deps-bench
 	@$(MAKE) -s -C filters
 
-initramfs: module tools filters
-	@$(TOP)/bench/host/mkinitramfs.sh $(BUILD)/initramfs.cpio.gz $(KOBJ) \
-		$(TOOLS)/knob $(MODULE)/bpf_bench.ko $(KOBJ)/lib/test_bpf.ko
+$(addprefix initramfs-,$(FLAVOURS)): initramfs-%: module-% tools filters
+	@$(TOP)/bench/host/mkinitramfs.sh $(BUILD)/initramfs-$*.cpio.gz \
+		$(BUILD)/obj-$* $(TOOLS)/knob $(BUILD)/module-$*/bpf_bench.ko \
+		$(BUILD)/obj-$*/lib/test_bpf.ko
 
 bench: initramfs
-	@$(TOP)/bench/host/run-bench.sh $(TOP) $(BUILD) $(KOBJ)
+	@$(TOP)/bench/host/run-bench.sh $(TOP) $(BUILD)
 
 check: deps-check
-	@$(TOP)/bench/host/run-check.sh $(TOP) $(BUILD) $(KOBJ)
+	@$(TOP)/bench/host/run-check.sh $(TOP) $(BUILD)
 
 export-patches:
 	@$(TOP)/kernel-patches/export-series.sh $(TREE) $(TOP)/kernel-patches

@@ -49,6 +49,18 @@ run_cell() {
 	echo "tag=$tag filter=$filter packet=$packet $(cat "$KNOBS/result")"
 }
 
+# wait_clocksource: x86 boots on tsc-early and moves to tsc (or another
+# clocksource) a second or two later; do not time anything before that.
+wait_clocksource() {
+	cs=/sys/devices/system/clocksource/clocksource0/current_clocksource
+	i=0
+	while [ "$(cat $cs 2>/dev/null)" = tsc-early ] && [ $i -lt 50 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	say "clocksource: $(cat $cs 2>/dev/null || echo unknown)"
+}
+
 # write_meta FILE: what the guest saw of itself.
 write_meta() {
 	{

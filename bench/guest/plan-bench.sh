@@ -14,6 +14,7 @@ out=$1
 . /bench/lib.sh
 
 load_bench_module
+wait_clocksource
 write_meta "$out/meta.txt"
 if [ -n "${BENCH_SAMPLES:-}" ]; then set_knob samples "$BENCH_SAMPLES"; fi
 if [ -n "${BENCH_SAMPLE_US:-}" ]; then set_knob sample_us "$BENCH_SAMPLE_US"; fi
@@ -39,10 +40,11 @@ for e in $engines; do
 done
 
 # Cross-check: test_bpf's 100-byte packet through our harness and through
-# the tree's own timer, interpreter and JIT.
+# the tree's own timer, interpreter and JIT.  fprog1 is test #33's program
+# and testbpf34wrap test #34's (filters/README.md).
 for e in new jit; do
 	grep -qx "$e" "$KNOBS/engines" || continue
-	for f in fprog1 fprog2; do
+	for f in fprog1 testbpf34wrap; do
 		say "cross-check: engine=$e filter=$f packet=testbpf100"
 		run_cell "$e" "$f" testbpf100 1 crosscheck >> "$out/cells.txt"
 	done

@@ -1,37 +1,67 @@
 # shellcheck shell=sh
-# The accelerators the runner knows, as one table (sourced by the host
-# scripts).  Each entry says how QEMU is started and how its numbers may be
-# read:
-#   accel_qemu_args ACCEL   QEMU options selecting it
-#   accel_unit ACCEL        unit of the per-call figures
-#   accel_kind ACCEL        hardware | emulated | counted
+# The accelerators, as one table (sourced by the host scripts).  For each:
+#   accel_flavour ACCEL   which kernel build it boots (x86_64 or um)
+#   accel_unit ACCEL      unit of the per-call figures
+#   accel_kind ACCEL      hardware | counted | emulated
+#   flavour_kernel BUILD FLAVOUR   the kernel image a flavour boots
+#   accel_boot ACCEL KERNEL INITRD DISK CMDLINE
+#                         run the guest in the foreground, console on stdout
 # Adding an accelerator means adding one case to each function.
 
-# Used by the scripts that source this file.
+# In order of trust: hardware timing first, emulated timing last.
 # shellcheck disable=SC2034
-ACCELS="kvm tcg icount"
+ACCELS="kvm uml icount tcg"
 
-accel_qemu_args() {
+accel_flavour() {
 	case "$1" in
-	kvm) echo "-accel kvm -cpu host" ;;
-	tcg) echo "-accel tcg" ;;
-	icount) echo "-accel tcg -icount shift=0,align=off,sleep=off" ;;
+	kvm | tcg | icount) echo x86_64 ;;
+	uml) echo um ;;
+	*) return 1 ;;
+	esac
+}
+
+flavour_kernel() {
+	case "$2" in
+	x86_64) echo "$1/obj-x86_64/arch/x86/boot/bzImage" ;;
+	um) echo "$1/obj-um/linux" ;;
 	*) return 1 ;;
 	esac
 }
 
 accel_unit() {
 	case "$1" in
-	icount) echo "insns" ;;
-	*) echo "ns" ;;
+	icount) echo insns ;;
+	*) echo ns ;;
 	esac
 }
 
 accel_kind() {
 	case "$1" in
-	kvm) echo "hardware" ;;
-	tcg) echo "emulated" ;;
-	icount) echo "counted" ;;
+	kvm | uml) echo hardware ;;
+	icount) echo counted ;;
+	tcg) echo emulated ;;
 	*) return 1 ;;
 	esac
+}
+
+accel_boot() {
+	accel=$1 kernel=$2 initrd=$3 disk=$4 cmdline=$5
+	mem=${GUEST_MEM:-1024}
+	case "$accel" in
+	kvm) set -- -accel kvm -cpu host ;;
+	tcg) set -- -accel tcg ;;
+	icount) set -- -accel tcg -icount shift=0,align=off,sleep=off ;;
+	uml)
+		# UML keeps guest memory in a file under TMPDIR.  The command
+		# line is split into kernel arguments on purpose.
+		# shellcheck disable=SC2086
+		exec "$kernel" mem="${mem}M" initrd="$initrd" ubd0="$disk" \
+			con=null con0=null,fd:1 $cmdline < /dev/null ;;
+	*) return 1 ;;
+	esac
+	exec qemu-system-x86_64 "$@" -m "$mem" -smp 1 -no-reboot \
+		-display none -monitor none -serial stdio \
+		-kernel "$kernel" -initrd "$initrd" \
+		-drive "file=$disk,format=raw,if=virtio" \
+		-append "console=ttyS0 $cmdline" < /dev/null
 }

@@ -2,55 +2,76 @@
 # make bench: boot the benchmark guest under each chosen accelerator, run the
 # plan, and turn what came back into results/<run-id>/{results.csv,table.txt}.
 #
-# usage: run-bench.sh TOP BUILD KOBJ
-# env:   ACCEL=auto|kvm|tcg|icount|"tcg icount"...   (default auto: KVM when
-#        a probe boot succeeds within KVM_PROBE_TIMEOUT seconds, else TCG;
-#        icount is always added)
+# usage: run-bench.sh TOP BUILD
+# env:   ACCEL=auto | a list from accels.sh, e.g. "uml icount" (default auto:
+#        kvm and uml when a probe boot of each succeeds within PROBE_TIMEOUT
+#        seconds, plus icount, plus tcg when kvm is unusable)
 #        BENCH_ARGS="bench.samples=21 bench.sample_us=20000 ..." (to the plan)
 set -eu
 
-top=$1 build=$2 kobj=$3
+top=$1 build=$2
 here=$top/bench/host
 # shellcheck source=bench/host/accels.sh
 . "$here/accels.sh"
-kernel=$kobj/arch/x86/boot/bzImage
-initrd=$build/initramfs.cpio.gz
 accel=${ACCEL:-auto}
 
+kernel_of() { flavour_kernel "$build" "$(accel_flavour "$1")"; }
+initrd_of() { echo "$build/initramfs-$(accel_flavour "$1").cpio.gz"; }
+
+# probe ACCEL: does a trivial guest boot and hand back its files in time?
+probe() {
+	rm -rf "$build/probe-$1"
+	TIMEOUT=${PROBE_TIMEOUT:-30} "$here/run-guest.sh" "$1" probe "$build/probe-$1" \
+		"$(kernel_of "$1")" "$(initrd_of "$1")" > /dev/null 2>&1
+}
+
 if [ "$accel" = auto ]; then
-	probe=$build/kvm-probe
-	rm -rf "$probe"
-	if [ -w /dev/kvm ] && TIMEOUT=${KVM_PROBE_TIMEOUT:-30} \
-		"$here/run-guest.sh" kvm probe "$probe" "$kernel" "$initrd" >/dev/null 2>&1; then
-		echo "[bench] KVM probe boot succeeded: using kvm"
-		accel="kvm icount"
+	accel=""
+	if [ -w /dev/kvm ] && probe kvm; then
+		echo "[bench] KVM probe boot succeeded: kvm gives hardware timings"
+		accel="kvm"
 	else
-		echo "[bench] KVM unusable here (no /dev/kvm, or a probe boot failed within ${KVM_PROBE_TIMEOUT:-30}s): using TCG (emulated) and icount (counted)"
-		accel="tcg icount"
+		echo "[bench] KVM unusable here (no /dev/kvm, or a probe boot failed within ${PROBE_TIMEOUT:-30}s)"
 	fi
+	if probe uml; then
+		accel="$accel uml"
+	else
+		echo "[bench] User-mode Linux failed to boot a probe guest: no uml table"
+	fi
+	accel="$accel icount"
+	case " $accel " in *" kvm "*) ;; *) accel="$accel tcg" ;; esac
+	echo "[bench] accelerators: $accel"
 fi
 
 run_id=$(date -u +%Y%m%d-%H%M%S)
 dir=$top/results/$run_id
 mkdir -p "$dir"
-cp "$kobj/.config" "$dir/kernel.config"
+for f in $(for a in $accel; do accel_flavour "$a"; done | sort -u); do
+	cp "$build/obj-$f/.config" "$dir/kernel-$f.config"
+done
 {
 	echo "run_id=$run_id"
 	echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "host_cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
 	echo "kernel=$(make -s -C "$build/linux" kernelversion)"
 	echo "debian_version=$(dpkg-query -W -f '${Version}' linux-source-6.1)"
-	echo "config_hash=$(sha1sum < "$kobj/.config" | cut -c1-12)"
 	echo "series_hash=$(sed -n 's/^applied_hash=//p' "$build/linux/.git/bench-series")"
 	echo "accels=$accel"
 } > "$dir/run.txt"
 
 for a in $accel; do
-	accel_qemu_args "$a" >/dev/null || { echo "[bench] unknown accelerator '$a' (know: $ACCELS)" >&2; exit 2; }
+	accel_kind "$a" > /dev/null || { echo "[bench] unknown accelerator '$a' (know: $ACCELS)" >&2; exit 2; }
+	f=$(accel_flavour "$a")
 	mkdir -p "$dir/$a"
-	printf 'accel=%s\nunit=%s\nkind=%s\n' "$a" "$(accel_unit "$a")" "$(accel_kind "$a")" > "$dir/$a/host.txt"
+	{
+		echo "accel=$a"
+		echo "unit=$(accel_unit "$a")"
+		echo "kind=$(accel_kind "$a")"
+		echo "flavour=$f"
+		echo "config_hash=$(sha1sum < "$build/obj-$f/.config" | cut -c1-12)"
+	} > "$dir/$a/host.txt"
 	# shellcheck disable=SC2086
-	"$here/run-guest.sh" "$a" bench "$dir/$a" "$kernel" "$initrd" ${BENCH_ARGS:-}
+	"$here/run-guest.sh" "$a" bench "$dir/$a" "$(kernel_of "$a")" "$(initrd_of "$a")" ${BENCH_ARGS:-}
 done
 
 "$build/tools/mkcsv" "$dir" > "$dir/results.csv"

@@ -3,12 +3,16 @@
 # reproducibility checks.  Every test prints one "PASS: ..." or "FAIL: ..."
 # line; the last line is "N passed, N failed".
 #
-# usage: run-check.sh TOP BUILD KOBJ
-# env:   CHECK_ACCEL (accelerator for the in-guest tests, default tcg)
+# usage: run-check.sh TOP BUILD
+# env:   CHECK_ACCELS (accelerators for the in-guest tests, default "tcg uml")
 set -eu
 
-top=$1 build=$2 kobj=$3
+top=$1 build=$2
 here=$top/bench/host
+# shellcheck source=bench/host/accels.sh
+. "$here/accels.sh"
+kernel_of() { flavour_kernel "$build" "$(accel_flavour "$1")"; }
+initrd_of() { echo "$build/initramfs-$(accel_flavour "$1").cpio.gz"; }
 mkdir -p "$build"
 log=$build/check.log
 out=$build/check.out
@@ -52,8 +56,10 @@ if [ "$(cat "$rc")" != 0 ]; then
 	exit 1
 fi
 echo "PASS: build: kernel, module and initramfs" | tee -a "$log"
-t "build: bench module is W=1 warning-free" \
-	sh -c "make -s -C '$kobj' M='$top/bench/module' W=1 clean modules 2>&1 | tee /dev/stderr | (! grep -q 'warning:')"
+for f in x86_64 um; do
+	t "build: bench module for $f is W=1 warning-free" \
+		sh -c "make -s -C '$build/obj-$f' ARCH=$f M='$build/module-$f' W=1 clean modules 2>&1 | tee /dev/stderr | (! grep -q 'warning:')"
+done
 for p in kernel-patches/[0-9][0-9][0-9][0-9]-*.patch; do
 	[ -f "$p" ] || continue
 	case "$p" in */0000-*) continue ;; esac
@@ -64,18 +70,17 @@ t "build: checkpatch --strict bench/module" \
 	sh -c "perl '$build/linux/scripts/checkpatch.pl' --strict -q --no-tree -f bench/module/*.c | (! grep -E '^(ERROR|WARNING|CHECK)')"
 make -s initramfs > /dev/null 2>&1
 
-kernel=$kobj/arch/x86/boot/bzImage
-initrd=$build/initramfs.cpio.gz
-accel=${CHECK_ACCEL:-tcg}
-
-stage "3/5 in-guest tests under $accel"
-rm -rf "$build/check-guest"
-if TIMEOUT=900 "$here/run-guest.sh" "$accel" check "$build/check-guest" "$kernel" "$initrd"; then
-	echo "PASS: guest: check plan ran to the end" | tee -a "$log"
-else
-	echo "FAIL: guest: check plan ran to the end" | tee -a "$log"
-fi
-collect < "$build/check-guest/tests.txt" 2>/dev/null || true
+accels=${CHECK_ACCELS:-tcg uml}
+stage "3/5 in-guest tests under: $accels"
+for a in $accels; do
+	rm -rf "$build/check-$a"
+	if TIMEOUT=900 "$here/run-guest.sh" "$a" check "$build/check-$a" "$(kernel_of "$a")" "$(initrd_of "$a")"; then
+		echo "PASS: guest($a): check plan ran to the end" | tee -a "$log"
+	else
+		echo "FAIL: guest($a): check plan ran to the end" | tee -a "$log"
+	fi
+	sed "s/^\(PASS\|FAIL\): guest:/\1: guest($a):/" "$build/check-$a/tests.txt" 2>/dev/null | collect
+done
 
 stage "4/5 icount: the bench plan twice, instruction counts must agree"
 for i in 1 2; do
@@ -85,7 +90,7 @@ for i in 1 2; do
 	printf 'run_id=check-%s\nkernel=6.1\ndebian_version=check\nconfig_hash=check\nseries_hash=check\n' "$i" > "$d/run.txt"
 	printf 'accel=icount\nunit=insns\nkind=counted\n' > "$d/icount/host.txt"
 	t "icount: bench plan run $i" env TIMEOUT=900 "$here/run-guest.sh" icount bench "$d/icount" \
-		"$kernel" "$initrd" bench.samples=3 bench.sample_us=2000
+		"$(kernel_of icount)" "$(initrd_of icount)" bench.samples=3 bench.sample_us=2000
 	t "icount: run $i results parse" sh -c "'$build/tools/mkcsv' '$d' > '$d/results.csv'"
 done
 t "icount: two runs agree within 1% on every cell" \
@@ -94,6 +99,10 @@ t "icount: harness within 10% of test_bpf #33 (interpreter)" \
 	"$build/tools/crosscheck" "$build/check-icount-1/results.csv" new testbpf33 fprog1 10
 t "icount: harness within 10% of test_bpf #33 (JIT)" \
 	"$build/tools/crosscheck" "$build/check-icount-1/results.csv" jit testbpf33 fprog1 10
+t "icount: harness within 10% of test_bpf #34 (interpreter)" \
+	"$build/tools/crosscheck" "$build/check-icount-1/results.csv" new testbpf34 testbpf34wrap 10
+t "icount: harness within 10% of test_bpf #34 (JIT)" \
+	"$build/tools/crosscheck" "$build/check-icount-1/results.csv" jit testbpf34 testbpf34wrap 10
 
 stage "5/5 summary"
 summary

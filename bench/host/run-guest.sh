@@ -1,11 +1,11 @@
 #!/bin/sh
-# Boot the benchmark kernel in QEMU, run one plan, and collect what the
+# Boot the benchmark kernel (QEMU or UML, see accels.sh), run one plan, and collect what the
 # guest wrote to /out into OUTDIR.  Prints the guest's progress lines,
 # kills a hung guest after TIMEOUT seconds, and exits non-zero unless the
 # guest reported status=ok.
 #
 # usage: run-guest.sh ACCEL PLAN OUTDIR BZIMAGE INITRAMFS [bench.KEY=VALUE...]
-# env:   TIMEOUT (seconds, default 900), QEMU_MEM (MiB, default 1024)
+# env:   TIMEOUT (seconds, default 900), GUEST_MEM (MiB, default 1024)
 set -eu
 
 accel=$1 plan=$2 outdir=$3 kernel=$4 initrd=$5
@@ -13,7 +13,7 @@ shift 5
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=bench/host/accels.sh
 . "$here/accels.sh"
-qargs=$(accel_qemu_args "$accel") || { echo "unknown accelerator '$accel'" >&2; exit 2; }
+accel_kind "$accel" > /dev/null || { echo "unknown accelerator '$accel' (know: $ACCELS)" >&2; exit 2; }
 timeout=${TIMEOUT:-900}
 
 mkdir -p "$outdir"
@@ -25,18 +25,15 @@ rcfile=$outdir/.qemu.rc
 
 echo "[run] booting $accel guest, plan=$plan (timeout ${timeout}s)"
 start=$(date +%s)
-# shellcheck disable=SC2086
 {
-	timeout --foreground -k 5 "$timeout" qemu-system-x86_64 $qargs \
-		-m "${QEMU_MEM:-1024}" -smp 1 -no-reboot \
-		-display none -monitor none -serial stdio \
-		-kernel "$kernel" -initrd "$initrd" \
-		-drive "file=$disk,format=raw,if=virtio" \
-		-append "console=ttyS0 panic=-1 quiet bench.plan=$plan bench.accel=$accel $*" \
-		< /dev/null 2>&1
+	timeout --foreground -k 5 "$timeout" "$here/boot-guest.sh" "$accel" \
+		"$kernel" "$initrd" "$disk" \
+		"panic=-1 quiet bench.plan=$plan bench.accel=$accel $*" 2>&1
 	echo $? > "$rcfile"
 } | tee "$log" | grep --line-buffered '^\[guest\]' || true
 rc=$(cat "$rcfile")
+# UML may leave the terminal in raw mode.
+if [ -t 0 ]; then stty sane 2>/dev/null || true; fi
 elapsed=$(( $(date +%s) - start ))
 
 tar -xf "$disk" -C "$outdir" 2>/dev/null || true

@@ -1,0 +1,1027 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf_bench - time classic BPF programs on sk_buffs, one engine at a time.
+ *
+ * Re-measures what commit bd4cf0ed331a ("net: filter: rework/optimize
+ * internal BPF interpreter's instruction set") measured: ns per call of a
+ * classic BPF program run on the same skb (cache hit) or cycling through
+ * many skbs (cache miss), through an interpreter or the JIT.
+ *
+ * Driven from /sys/kernel/debug/bpf_bench/.  Every write is parsed and
+ * validated completely before it is applied: a rejected write returns an
+ * errno, says why in the kernel log and leaves the previous configuration
+ * untouched.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bits.h>
+#include <linux/bpf.h>
+#include <linux/compiler.h>
+#include <linux/ctype.h>
+#include <linux/debugfs.h>
+#include <linux/filter.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/math.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/overflow.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/seq_file.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <asm/unaligned.h>
+
+#define BENCH_SKBS_MAX		100000
+#define BENCH_SAMPLES_MAX	1000
+#define BENCH_SAMPLE_US_MIN	100
+#define BENCH_SAMPLE_US_MAX	1000000
+#define BENCH_CALLS_MAX		BIT_ULL(30)
+/* 4096 lines of "{ 0x28, 0, 0, 0x0000000c }," are about 120 KB. */
+#define BENCH_PROG_TEXT_MAX	(256 * 1024)
+#define BENCH_PACKET_TEXT_MAX	(8 * 1024)
+#define BENCH_WORD_TEXT_MAX	64
+
+struct bench_run;
+
+/**
+ * struct bench_engine - one way of running a classic BPF program
+ * @name: what the engine knob takes and shows
+ * @needs: the configuration an engine that is not built in needs
+ * @prepare: build what @loop runs from the current program; sets @arg,
+ *	@jited, @len and @image_bytes of the run
+ * @destroy: undo @prepare (may be NULL)
+ * @loop: make @n calls cycling through the run's skbs; returns how many
+ *	calls returned something else than the run's @expect
+ *
+ * An engine that is not built in has a NULL @loop.
+ */
+struct bench_engine {
+	const char *name;
+	const char *needs;
+	int (*prepare)(struct bench_run *r);
+	void (*destroy)(struct bench_run *r);
+	u64 (*loop)(struct bench_run *r, u64 n);
+};
+
+/* One run of the configured cell. */
+struct bench_run {
+	const struct bench_engine *engine;
+	struct sk_buff **skbs;
+	u32 nr_skbs;
+	u32 idx;			/* next skb, wraps at nr_skbs */
+	u32 expect;
+	const void *arg;		/* first argument of every call */
+	struct bpf_prog *prog;		/* new, jit */
+	struct sock_filter *insns;	/* old */
+	u32 bad_ret;			/* first mismatch of the last loop */
+	u32 bad_idx;			/* and the skb it was returned for */
+	u32 jited;
+	u32 len;
+	u32 image_bytes;
+};
+
+struct bench_result {
+	const char *engine;
+	u32 skbs;
+	u32 samples;
+	u64 calls;
+	u64 min_ps;
+	u64 median_ps;
+	u64 mean_ps;
+	u64 stddev_ps;
+	u32 verdict;
+	u32 jited;
+	u32 len;
+	u32 image_bytes;
+};
+
+static DEFINE_MUTEX(bench_lock);
+
+/* Everything below is protected by bench_lock. */
+static struct {
+	struct sock_filter *prog;	/* BPF_MAXINSNS entries, kvmalloc'd */
+	u32 prog_len;
+	u8 packet[ETH_FRAME_LEN];
+	u32 packet_len;
+	const struct bench_engine *engine;
+	u32 skbs;
+	u32 samples;
+	u32 sample_us;
+	u32 expect;
+	bool expect_set;
+	bool result_valid;
+	struct bench_result result;
+	struct dentry *dir;
+} bench;
+
+/* Numbers are decimal, or hex with a 0x prefix; never octal. */
+static int bench_parse_u32(const char *s, u32 *val)
+{
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+
+	return kstrtou32(s, hex ? 16 : 10, val);
+}
+
+/*
+ * The timed loop.  Always inlined into one loop function per engine, with
+ * @call a compile-time constant, so every call is a direct call (or
+ * inlined, like bpf_prog_run()).
+ */
+static __always_inline u64
+bench_loop(struct bench_run *r, u64 n,
+	   u32 (*call)(const void *arg, const struct sk_buff *skb))
+{
+	struct sk_buff **skbs = r->skbs;
+	const void *arg = r->arg;
+	u32 nr = r->nr_skbs;
+	u32 expect = r->expect;
+	u32 i = r->idx;
+	u64 bad = 0;
+
+	for (; n; n--) {
+		u32 ret = call(arg, skbs[i]);
+
+		if (unlikely(ret != expect)) {
+			if (!bad) {
+				r->bad_ret = ret;
+				r->bad_idx = i;
+			}
+			bad++;
+		}
+		if (++i == nr)
+			i = 0;
+	}
+	r->idx = i;
+	return bad;
+}
+
+/* baseline: no BPF, what the loop and a call cost by themselves. */
+static noinline __noclone u32 bench_baseline_call(const void *arg,
+						  const struct sk_buff *skb)
+{
+	return READ_ONCE(*(const u32 *)arg);
+}
+
+static u64 bench_baseline_loop(struct bench_run *r, u64 n)
+{
+	return bench_loop(r, n, bench_baseline_call);
+}
+
+static int bench_baseline_prepare(struct bench_run *r)
+{
+	r->arg = &r->expect;
+	return 0;
+}
+
+#if IS_ENABLED(CONFIG_BPF_JIT)
+static int bench_jit_set(int on)
+{
+	int old = READ_ONCE(bpf_jit_enable);
+
+	WRITE_ONCE(bpf_jit_enable, on);
+	return old;
+}
+#else
+static int bench_jit_set(int on)
+{
+	return 0;
+}
+#endif
+
+/*
+ * Convert a classic program to eBPF with bpf_prog_create(), interpreted
+ * or JITed: it JITs when bpf_jit_enable is set, so force that around it.
+ * bench_lock serialises us against ourselves; a concurrent sysctl write
+ * can still win, which the callers catch by checking prog->jited.
+ */
+static int bench_prog_create(struct sock_filter *insns, u32 len, bool jit,
+			     struct bpf_prog **pp)
+{
+	struct sock_fprog_kern fprog = { .len = len, .filter = insns };
+	int saved, err;
+
+	lockdep_assert_held(&bench_lock);
+	saved = bench_jit_set(jit);
+	err = bpf_prog_create(pp, &fprog);
+	bench_jit_set(saved);
+	return err;
+}
+
+static int bench_prog_prepare(struct bench_run *r, bool jit)
+{
+	const char *name = r->engine->name;
+	struct bpf_prog *prog;
+	int err;
+
+	err = bench_prog_create(bench.prog, bench.prog_len, jit, &prog);
+	if (err) {
+		/* 6.1 stable fails a requested but failed JIT with -ENOTSUPP. */
+		pr_warn("run: %s: bpf_prog_create() failed: %d%s\n", name, err,
+			jit && err == -ENOTSUPP ?
+			" (the JIT did not compile the program)" : "");
+		return err;
+	}
+	if (prog->jited != jit) {
+		pr_warn("run: %s: program came out %s, wanted %s%s\n", name,
+			prog->jited ? "JITed" : "not JITed",
+			jit ? "JITed" : "interpreted",
+			jit ? " (JIT failed or bpf_jit_limit reached?)" : "");
+		bpf_prog_destroy(prog);
+		return -ENOTSUPP;
+	}
+	r->prog = prog;
+	r->arg = prog;
+	r->jited = prog->jited;
+	r->len = prog->len;
+	r->image_bytes = prog->jited ? prog->jited_len : 0;
+	return 0;
+}
+
+static int bench_new_prepare(struct bench_run *r)
+{
+	return bench_prog_prepare(r, false);
+}
+
+static int bench_jit_prepare(struct bench_run *r)
+{
+	return bench_prog_prepare(r, true);
+}
+
+static void bench_prog_destroy(struct bench_run *r)
+{
+	bpf_prog_destroy(r->prog);
+}
+
+static __always_inline u32 bench_prog_call(const void *arg,
+					   const struct sk_buff *skb)
+{
+	return bpf_prog_run(arg, skb);
+}
+
+/* new and jit: the same loop, only the program differs. */
+static u64 bench_prog_loop(struct bench_run *r, u64 n)
+{
+	return bench_loop(r, n, bench_prog_call);
+}
+
+#if IS_ENABLED(CONFIG_BPF_CLASSIC_INTERP)
+/* old: the revived 3.14 interpreter runs a checked copy of the insns. */
+static int bench_old_prepare(struct bench_run *r)
+{
+	struct sock_filter *insns;
+	int err;
+
+	insns = kmemdup(bench.prog, bench.prog_len * sizeof(*insns),
+			GFP_KERNEL);
+	if (!insns)
+		return -ENOMEM;
+	err = sk_chk_filter(insns, bench.prog_len);
+	if (err) {
+		pr_warn("run: old: sk_chk_filter() failed: %d\n", err);
+		kfree(insns);
+		return err;
+	}
+	r->insns = insns;
+	r->arg = insns;
+	r->len = bench.prog_len;
+	return 0;
+}
+
+static void bench_old_destroy(struct bench_run *r)
+{
+	kfree(r->insns);
+}
+
+static __always_inline u32 bench_old_call(const void *arg,
+					  const struct sk_buff *skb)
+{
+	return sk_run_filter(skb, arg);
+}
+
+static u64 bench_old_loop(struct bench_run *r, u64 n)
+{
+	return bench_loop(r, n, bench_old_call);
+}
+#endif
+
+static const struct bench_engine bench_engines[] = {
+	{
+		.name = "baseline",
+		.prepare = bench_baseline_prepare,
+		.loop = bench_baseline_loop,
+	}, {
+		.name = "old",
+		.needs = "CONFIG_BPF_CLASSIC_INTERP=y",
+#if IS_ENABLED(CONFIG_BPF_CLASSIC_INTERP)
+		.prepare = bench_old_prepare,
+		.destroy = bench_old_destroy,
+		.loop = bench_old_loop,
+#endif
+	}, {
+		.name = "new",
+		.needs = "CONFIG_BPF_JIT_ALWAYS_ON unset",
+#if !IS_ENABLED(CONFIG_BPF_JIT_ALWAYS_ON)
+		.prepare = bench_new_prepare,
+		.destroy = bench_prog_destroy,
+		.loop = bench_prog_loop,
+#endif
+	}, {
+		.name = "jit",
+		.needs = "CONFIG_BPF_JIT=y",
+#if IS_ENABLED(CONFIG_BPF_JIT)
+		.prepare = bench_jit_prepare,
+		.destroy = bench_prog_destroy,
+		.loop = bench_prog_loop,
+#endif
+	},
+};
+
+/* A frame as AF_PACKET filters see it: data at the Ethernet header. */
+static struct sk_buff *bench_build_skb(const u8 *frame, u32 len)
+{
+	struct sk_buff *skb;
+	u16 proto;
+
+	skb = alloc_skb(NET_SKB_PAD + NET_IP_ALIGN + len, GFP_KERNEL);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, NET_SKB_PAD + NET_IP_ALIGN);
+	skb_put_data(skb, frame, len);
+	skb_reset_mac_header(skb);
+	skb_set_network_header(skb, ETH_HLEN);
+	proto = get_unaligned_be16(frame + 12);
+	skb->protocol = htons(proto >= ETH_P_802_3_MIN ? proto : ETH_P_802_2);
+	skb->pkt_type = PACKET_HOST;
+	return skb;
+}
+
+static void bench_free_skbs(struct sk_buff **skbs, u32 nr)
+{
+	u32 i;
+
+	if (!skbs)
+		return;
+	for (i = 0; i < nr; i++) {
+		consume_skb(skbs[i]);
+		cond_resched();
+	}
+	kvfree(skbs);
+}
+
+/* @n calls with preemption off: elapsed ns, or -EBADE on a bad verdict. */
+static int bench_timed(struct bench_run *r, u64 n, u64 *ns)
+{
+	u64 t0, t1, bad;
+
+	preempt_disable();
+	t0 = ktime_get_ns();
+	bad = r->engine->loop(r, n);
+	t1 = ktime_get_ns();
+	preempt_enable();
+
+	if (bad) {
+		pr_warn("run: %s returned %u (0x%x) for skb %u, expected %u (0x%x); %llu of %llu calls mismatched\n",
+			r->engine->name, r->bad_ret, r->bad_ret, r->bad_idx,
+			r->expect, r->expect, bad, n);
+		return -EBADE;
+	}
+	*ns = t1 - t0;
+	return 0;
+}
+
+static int bench_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* min, median, mean and sample standard deviation, in ps; sorts @ps. */
+static void bench_stats(u64 *ps, u32 cnt, struct bench_result *res)
+{
+	u64 sum = 0, sq = 0, d;
+	u32 i;
+
+	sort(ps, cnt, sizeof(*ps), bench_cmp_u64, NULL);
+	for (i = 0; i < cnt; i++)
+		sum += ps[i];
+	res->min_ps = ps[0];
+	res->median_ps = cnt & 1 ? ps[cnt / 2] :
+			 (ps[cnt / 2 - 1] + ps[cnt / 2]) / 2;
+	res->mean_ps = div_u64(sum, cnt);
+	for (i = 0; i < cnt; i++) {
+		d = ps[i] > res->mean_ps ? ps[i] - res->mean_ps :
+					   res->mean_ps - ps[i];
+		d = min_t(u64, d, U32_MAX);
+		if (check_add_overflow(sq, d * d, &sq))
+			sq = U64_MAX;
+	}
+	res->stddev_ps = cnt > 1 ? int_sqrt64(div_u64(sq, cnt - 1)) : 0;
+}
+
+static int bench_run_cell(void)
+{
+	const struct bench_engine *e = bench.engine;
+	struct bench_run r = {
+		.engine = e,
+		.nr_skbs = bench.skbs,
+		.expect = bench.expect,
+	};
+	u64 target = (u64)bench.sample_us * NSEC_PER_USEC;
+	bool prepared = false;
+	u64 *ps, n, ns;
+	u32 i;
+	int err;
+
+	lockdep_assert_held(&bench_lock);
+	bench.result_valid = false;
+
+	if (!bench.expect_set) {
+		pr_warn("run: set expect first\n");
+		return -EINVAL;
+	}
+	if (!bench.prog_len) {
+		pr_warn("run: set prog first\n");
+		return -EINVAL;
+	}
+	if (!bench.packet_len) {
+		pr_warn("run: set packet first\n");
+		return -EINVAL;
+	}
+
+	ps = kcalloc(bench.samples, sizeof(*ps), GFP_KERNEL);
+	r.skbs = kvcalloc(r.nr_skbs, sizeof(*r.skbs), GFP_KERNEL);
+	if (!ps || !r.skbs) {
+		pr_warn("run: out of memory\n");
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < r.nr_skbs; i++) {
+		r.skbs[i] = bench_build_skb(bench.packet, bench.packet_len);
+		if (!r.skbs[i]) {
+			pr_warn("run: out of memory at skb %u of %u\n",
+				i, r.nr_skbs);
+			err = -ENOMEM;
+			goto out;
+		}
+		cond_resched();
+	}
+
+	err = e->prepare(&r);
+	if (err)
+		goto out;
+	prepared = true;
+
+	/* Warm-up: every skb once, every verdict checked. */
+	err = bench_timed(&r, r.nr_skbs, &ns);
+	if (err)
+		goto out;
+
+	/* Calibrate: the first power of two of calls lasting >= sample_us. */
+	for (n = 1; ; n <<= 1) {
+		cond_resched();
+		err = bench_timed(&r, n, &ns);
+		if (err)
+			goto out;
+		if (ns >= target)
+			break;
+		if (n >= BENCH_CALLS_MAX) {
+			pr_warn("run: %llu calls took %llu ns, less than sample_us=%u; lower sample_us\n",
+				n, ns, bench.sample_us);
+			err = -ERANGE;
+			goto out;
+		}
+		if (signal_pending(current)) {
+			err = -EINTR;
+			goto out;
+		}
+	}
+
+	for (i = 0; i < bench.samples; i++) {
+		cond_resched();
+		if (signal_pending(current)) {
+			err = -EINTR;
+			goto out;
+		}
+		err = bench_timed(&r, n, &ns);
+		if (err)
+			goto out;
+		ps[i] = div64_u64(ns * 1000, n);
+	}
+
+	bench_stats(ps, bench.samples, &bench.result);
+	bench.result.engine = e->name;
+	bench.result.skbs = r.nr_skbs;
+	bench.result.samples = bench.samples;
+	bench.result.calls = n;
+	bench.result.verdict = r.expect;
+	bench.result.jited = r.jited;
+	bench.result.len = r.len;
+	bench.result.image_bytes = r.image_bytes;
+	bench.result_valid = true;
+out:
+	if (err == -EINTR)
+		pr_warn("run: interrupted\n");
+	if (prepared && e->destroy)
+		e->destroy(&r);
+	bench_free_skbs(r.skbs, r.nr_skbs);
+	kfree(ps);
+	return err;
+}
+
+/* The debugfs knobs. */
+
+/**
+ * struct bench_knob - one file under /sys/kernel/debug/bpf_bench/
+ * @name: file name
+ * @mode: file mode
+ * @max_len: longest write accepted
+ * @show: print the current value (NULL: write-only)
+ * @store: parse, validate and only then apply a write; the buffer is
+ *	NUL-terminated and may be modified (NULL: read-only)
+ * @val: the value of a number knob
+ * @min: smallest value of a number knob
+ * @max: largest value of a number knob
+ */
+struct bench_knob {
+	const char *name;
+	umode_t mode;
+	size_t max_len;
+	void (*show)(const struct bench_knob *k, struct seq_file *m);
+	int (*store)(const struct bench_knob *k, char *buf);
+	u32 *val;
+	u32 min;
+	u32 max;
+};
+
+#define BENCH_INSN_FORM "{ code, jt, jf, k },"
+
+/* One line of tcpdump -dd output: "{ 0x28, 0, 0, 0x0000000c }," */
+static int bench_parse_insn(char *p, u32 line, struct sock_filter *insn)
+{
+	static const char * const field[4] = { "code", "jt", "jf", "k" };
+	static const u32 limit[4] = { U16_MAX, U8_MAX, U8_MAX, U32_MAX };
+	u32 v[4];
+	char *tok, c;
+	int i, err;
+
+	if (*p++ != '{')
+		goto syntax;
+	for (i = 0; i < 4; i++) {
+		tok = skip_spaces(p);
+		for (p = tok; isalnum(*p); p++)
+			;
+		if (p == tok)
+			goto syntax;
+		c = *p;
+		*p = '\0';
+		err = bench_parse_u32(tok, &v[i]);
+		if (err) {
+			pr_warn("prog: line %u: %s '%.16s' is not a decimal or 0x hex u32\n",
+				line, field[i], tok);
+			return -EINVAL;
+		}
+		*p = c;
+		if (v[i] > limit[i]) {
+			pr_warn("prog: line %u: %s %u is out of range 0..%u\n",
+				line, field[i], v[i], limit[i]);
+			return -EINVAL;
+		}
+		p = skip_spaces(p);
+		if (*p++ != (i < 3 ? ',' : '}'))
+			goto syntax;
+	}
+	p = skip_spaces(p);
+	if (*p == ',')
+		p = skip_spaces(p + 1);
+	if (*p)
+		goto syntax;
+
+	insn->code = v[0];
+	insn->jt = v[1];
+	insn->jf = v[2];
+	insn->k = v[3];
+	return 0;
+
+syntax:
+	pr_warn("prog: line %u: expected '" BENCH_INSN_FORM "'\n", line);
+	return -EINVAL;
+}
+
+static int bench_store_prog(const struct bench_knob *k, char *buf)
+{
+	struct sock_filter *insns;
+	struct bpf_prog *prog;
+	u32 line = 0, len = 0;
+	char *p;
+	int err;
+
+	insns = kvmalloc_array(BPF_MAXINSNS, sizeof(*insns), GFP_KERNEL);
+	if (!insns)
+		return -ENOMEM;
+
+	while (buf) {
+		p = skip_spaces(strsep(&buf, "\n"));
+		line++;
+		if (!*p)
+			continue;
+		if (len == BPF_MAXINSNS) {
+			pr_warn("prog: line %u: more than %u instructions\n",
+				line, BPF_MAXINSNS);
+			err = -E2BIG;
+			goto err;
+		}
+		err = bench_parse_insn(p, line, &insns[len]);
+		if (err)
+			goto err;
+		len++;
+	}
+	if (!len) {
+		pr_warn("prog: no instructions, expected lines of '" BENCH_INSN_FORM "'\n");
+		err = -EINVAL;
+		goto err;
+	}
+
+	/* The kernel's classic checker, as the engines will run it. */
+	err = bench_prog_create(insns, len,
+				IS_ENABLED(CONFIG_BPF_JIT_ALWAYS_ON), &prog);
+	if (err) {
+		pr_warn("prog: %u instructions rejected by the classic BPF checker: bpf_prog_create() = %d\n",
+			len, err);
+		goto err;
+	}
+	bpf_prog_destroy(prog);
+
+	kvfree(bench.prog);
+	bench.prog = insns;
+	bench.prog_len = len;
+	return 0;
+err:
+	kvfree(insns);
+	return err;
+}
+
+static void bench_show_prog(const struct bench_knob *k, struct seq_file *m)
+{
+	const struct sock_filter *f;
+	u32 i;
+
+	for (i = 0; i < bench.prog_len; i++) {
+		f = &bench.prog[i];
+		seq_printf(m, "{ 0x%x, %u, %u, 0x%08x },\n",
+			   f->code, f->jt, f->jf, f->k);
+	}
+}
+
+/* Hex bytes, whitespace-separated or contiguous. */
+static int bench_store_packet(const struct bench_knob *k, char *buf)
+{
+	char *p = buf, *tok;
+	u32 len = 0, n;
+	u8 *pkt;
+	int err;
+
+	pkt = kmalloc(ETH_FRAME_LEN, GFP_KERNEL);
+	if (!pkt)
+		return -ENOMEM;
+
+	for (;;) {
+		tok = skip_spaces(p);
+		if (!*tok)
+			break;
+		for (p = tok; *p && !isspace(*p); p++)
+			;
+		if ((p - tok) & 1) {
+			pr_warn("packet: odd number of hex digits in '%.*s' at byte %u\n",
+				(int)min_t(long, p - tok, 16), tok, len);
+			err = -EINVAL;
+			goto out;
+		}
+		n = (p - tok) / 2;
+		if (n > ETH_FRAME_LEN - len) {
+			pr_warn("packet: longer than %d bytes\n", ETH_FRAME_LEN);
+			err = -E2BIG;
+			goto out;
+		}
+		if (hex2bin(pkt + len, tok, n)) {
+			pr_warn("packet: '%.*s' at byte %u is not hex\n",
+				(int)min_t(long, p - tok, 16), tok, len);
+			err = -EINVAL;
+			goto out;
+		}
+		len += n;
+	}
+	if (len < ETH_HLEN) {
+		pr_warn("packet: %u bytes, need %d..%d starting at the Ethernet header\n",
+			len, ETH_HLEN, ETH_FRAME_LEN);
+		err = -EINVAL;
+		goto out;
+	}
+
+	memcpy(bench.packet, pkt, len);
+	bench.packet_len = len;
+	err = 0;
+out:
+	kfree(pkt);
+	return err;
+}
+
+static void bench_show_packet(const struct bench_knob *k, struct seq_file *m)
+{
+	u32 i, n;
+
+	for (i = 0; i < bench.packet_len; i += n) {
+		n = min_t(u32, bench.packet_len - i, 16);
+		seq_printf(m, "%*ph\n", n, bench.packet + i);
+	}
+}
+
+static int bench_store_engine(const struct bench_knob *k, char *buf)
+{
+	const struct bench_engine *e;
+	const char *name = strim(buf);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bench_engines); i++) {
+		e = &bench_engines[i];
+		if (strcmp(name, e->name))
+			continue;
+		if (!e->loop) {
+			pr_warn("engine: '%s' is not built in (needs %s)\n",
+				name, e->needs);
+			return -EOPNOTSUPP;
+		}
+		bench.engine = e;
+		return 0;
+	}
+	pr_warn("engine: unknown engine '%.32s', see the engines file\n",
+		name);
+	return -EINVAL;
+}
+
+static void bench_show_engine(const struct bench_knob *k, struct seq_file *m)
+{
+	seq_printf(m, "%s\n", bench.engine->name);
+}
+
+static void bench_show_engines(const struct bench_knob *k, struct seq_file *m)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bench_engines); i++)
+		if (bench_engines[i].loop)
+			seq_printf(m, "%s\n", bench_engines[i].name);
+}
+
+static int bench_store_u32(const struct bench_knob *k, char *buf)
+{
+	const char *s = strim(buf);
+	u32 v;
+
+	if (bench_parse_u32(s, &v)) {
+		pr_warn("%s: '%.32s' is not a decimal or 0x hex u32\n",
+			k->name, s);
+		return -EINVAL;
+	}
+	if (v < k->min || v > k->max) {
+		pr_warn("%s: %u is out of range %u..%u\n",
+			k->name, v, k->min, k->max);
+		return -EINVAL;
+	}
+	*k->val = v;
+	return 0;
+}
+
+static void bench_show_u32(const struct bench_knob *k, struct seq_file *m)
+{
+	seq_printf(m, "%u\n", *k->val);
+}
+
+static int bench_store_expect(const struct bench_knob *k, char *buf)
+{
+	int err = bench_store_u32(k, buf);
+
+	if (!err)
+		bench.expect_set = true;
+	return err;
+}
+
+static void bench_show_expect(const struct bench_knob *k, struct seq_file *m)
+{
+	if (bench.expect_set)
+		bench_show_u32(k, m);
+}
+
+static int bench_store_run(const struct bench_knob *k, char *buf)
+{
+	const char *s = strim(buf);
+	u32 v;
+
+	if (bench_parse_u32(s, &v) || v != 1) {
+		pr_warn("run: write 1 to run, not '%.32s'\n", s);
+		return -EINVAL;
+	}
+	return bench_run_cell();
+}
+
+static void bench_show_ps(struct seq_file *m, const char *key, u64 ps)
+{
+	u32 rem;
+	u64 ns = div_u64_rem(ps, 1000, &rem);
+
+	seq_printf(m, " %s=%llu.%03u", key, ns, rem);
+}
+
+static void bench_show_result(const struct bench_knob *k, struct seq_file *m)
+{
+	const struct bench_result *res = &bench.result;
+
+	if (!bench.result_valid)
+		return;
+	seq_printf(m, "engine=%s skbs=%u samples=%u calls_per_sample=%llu",
+		   res->engine, res->skbs, res->samples, res->calls);
+	bench_show_ps(m, "min", res->min_ps);
+	bench_show_ps(m, "median", res->median_ps);
+	bench_show_ps(m, "mean", res->mean_ps);
+	bench_show_ps(m, "stddev", res->stddev_ps);
+	/* No cheap way to name the current clocksource from a module. */
+	seq_printf(m, " verdict=%u jited=%u insns=%u image_bytes=%u clock=ktime\n",
+		   res->verdict, res->jited, res->len, res->image_bytes);
+}
+
+static const struct bench_knob bench_knobs[] = {
+	{
+		.name = "prog", .mode = 0600,
+		.max_len = BENCH_PROG_TEXT_MAX,
+		.show = bench_show_prog, .store = bench_store_prog,
+	}, {
+		.name = "packet", .mode = 0600,
+		.max_len = BENCH_PACKET_TEXT_MAX,
+		.show = bench_show_packet, .store = bench_store_packet,
+	}, {
+		.name = "engine", .mode = 0600,
+		.max_len = BENCH_WORD_TEXT_MAX,
+		.show = bench_show_engine, .store = bench_store_engine,
+	}, {
+		.name = "engines", .mode = 0400,
+		.show = bench_show_engines,
+	}, {
+		.name = "skbs", .mode = 0600,
+		.max_len = BENCH_WORD_TEXT_MAX,
+		.show = bench_show_u32, .store = bench_store_u32,
+		.val = &bench.skbs, .min = 1, .max = BENCH_SKBS_MAX,
+	}, {
+		.name = "samples", .mode = 0600,
+		.max_len = BENCH_WORD_TEXT_MAX,
+		.show = bench_show_u32, .store = bench_store_u32,
+		.val = &bench.samples, .min = 1, .max = BENCH_SAMPLES_MAX,
+	}, {
+		.name = "sample_us", .mode = 0600,
+		.max_len = BENCH_WORD_TEXT_MAX,
+		.show = bench_show_u32, .store = bench_store_u32,
+		.val = &bench.sample_us,
+		.min = BENCH_SAMPLE_US_MIN, .max = BENCH_SAMPLE_US_MAX,
+	}, {
+		.name = "expect", .mode = 0600,
+		.max_len = BENCH_WORD_TEXT_MAX,
+		.show = bench_show_expect, .store = bench_store_expect,
+		.val = &bench.expect, .min = 0, .max = U32_MAX,
+	}, {
+		.name = "run", .mode = 0200,
+		.max_len = BENCH_WORD_TEXT_MAX,
+		.store = bench_store_run,
+	}, {
+		.name = "result", .mode = 0400,
+		.show = bench_show_result,
+	},
+};
+
+static int bench_knob_show(struct seq_file *m, void *v)
+{
+	const struct bench_knob *k = m->private;
+	int err;
+
+	if (!k->show)
+		return 0;
+	err = mutex_lock_interruptible(&bench_lock);
+	if (err)
+		return err;
+	k->show(k, m);
+	mutex_unlock(&bench_lock);
+	return 0;
+}
+
+static int bench_knob_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, bench_knob_show, inode->i_private);
+}
+
+/*
+ * A value arrives whole, in one write at offset 0: a continued write
+ * would apply a prefix of it first, so it is refused.
+ */
+static ssize_t bench_knob_write(struct file *file, const char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	const struct bench_knob *k = file_inode(file)->i_private;
+	char *buf;
+	int err;
+
+	if (!k->store) {
+		pr_warn("%s: read-only\n", k->name);
+		return -EPERM;
+	}
+	if (*ppos) {
+		pr_warn("%s: continued write at offset %lld refused: write the whole value in one write() at offset 0\n",
+			k->name, *ppos);
+		return -EINVAL;
+	}
+	if (!count) {
+		pr_warn("%s: empty write\n", k->name);
+		return -EINVAL;
+	}
+	if (count > k->max_len) {
+		pr_warn("%s: %zu bytes written, at most %zu accepted\n",
+			k->name, count, k->max_len);
+		return -E2BIG;
+	}
+
+	buf = kvmalloc(count + 1, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	if (copy_from_user(buf, ubuf, count)) {
+		err = -EFAULT;
+		goto out;
+	}
+	buf[count] = '\0';
+	if (strlen(buf) != count) {
+		pr_warn("%s: NUL byte in the value\n", k->name);
+		err = -EINVAL;
+		goto out;
+	}
+
+	err = mutex_lock_interruptible(&bench_lock);
+	if (err)
+		goto out;
+	err = k->store(k, buf);
+	mutex_unlock(&bench_lock);
+	if (!err)
+		*ppos += count;
+out:
+	kvfree(buf);
+	return err ? err : count;
+}
+
+static const struct file_operations bench_knob_fops = {
+	.owner = THIS_MODULE,
+	.open = bench_knob_open,
+	.read = seq_read,
+	.write = bench_knob_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static int __init bench_init(void)
+{
+	struct dentry *dir;
+	size_t i;
+
+	bench.engine = &bench_engines[0];
+	bench.skbs = 10000;
+	bench.samples = 21;
+	bench.sample_us = 20000;
+
+	dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	for (i = 0; i < ARRAY_SIZE(bench_knobs); i++)
+		debugfs_create_file(bench_knobs[i].name, bench_knobs[i].mode,
+				    dir, (void *)&bench_knobs[i],
+				    &bench_knob_fops);
+	bench.dir = dir;
+	return 0;
+}
+
+static void __exit bench_exit(void)
+{
+	debugfs_remove_recursive(bench.dir);
+	kvfree(bench.prog);
+}
+
+module_init(bench_init);
+module_exit(bench_exit);
+
+MODULE_DESCRIPTION("Classic BPF interpreter and JIT benchmark on sk_buffs");
+MODULE_LICENSE("GPL");

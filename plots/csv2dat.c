@@ -1,0 +1,640 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * csv2dat - cut a run's results.csv into the data and parameter files the
+ * gnuplot scripts of plots/ draw.
+ *
+ *   csv2dat RESULTS.csv OUTDIR
+ *
+ * For each plot it writes OUTDIR/<stem>.dat (one gnuplot data block per
+ * series) and OUTDIR/<stem>.gp (title, axis labels, series names and
+ * colours as gnuplot assignments), and prints "<script> <stem>" on stdout,
+ * <script> being the plots/<script>.gp that draws it:
+ *
+ *   bars   <unit>-<accel>          median per call of every bench cell,
+ *                                  one bar per engine, whiskers = spread
+ *   bars   ratios-<accel>          old/new and new/jit per cell beside 2014
+ *   bars   ratios-all              old/new of every accelerator beside 2014
+ *   sweep  sweep-<accel>-<filter>  per-call cost against distinct skbs
+ *
+ * Each accelerator gets its own plots, titled with its name and what it
+ * measures; the one plot mixing accelerators (ratios-all) says so.
+ * Notes (e.g. "no sweep") go to stderr.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../results/csv.h"
+
+#define MAX_ACCELS	8
+#define MAX_ENGINES	8
+#define MAX_SKBS	32
+#define BENCH_PACKET	"tcp22-payload"
+
+static struct csv csv;
+static const char *outdir;
+
+/* Engines in drawing order, the 2014 table's names, one colour each. */
+static struct engine {
+	const char *name, *label, *colour;
+} engines[MAX_ENGINES] = {
+	{ "old", "old BPF (3.14 interpreter)", "#d62728" },
+	{ "new", "new BPF (6.1 eBPF interpreter)", "#1f77b4" },
+	{ "oldjit", "old BPF jit", "#ff7f0e" },
+	{ "jit", "new BPF jit (6.1 x86-64)", "#2ca02c" },
+	{ "baseline", "loop only (harness baseline)", "#7f7f7f" },
+};
+
+static int nengines = 5;
+static const char *const spare_colours[] = { "#9467bd", "#8c564b", "#e377c2" };
+
+/* The four cells of the 2014 table. */
+static const struct {
+	const char *filter, *skbs, *tic;
+} cells[4] = {
+	{ "fprog1", "1", "fprog #1\\ncache-hit (1 skb)" },
+	{ "fprog1", "10000", "fprog #1\\ncache-miss (10000 skbs)" },
+	{ "fprog2", "1", "fprog #2\\ncache-hit (1 skb)" },
+	{ "fprog2", "10000", "fprog #2\\ncache-miss (10000 skbs)" },
+};
+
+static const double ratio2014[4] = { 2.9, 1.4, 4.1, 2.1 };
+
+static const char *const kind_order[] = { "hardware", "counted", "emulated" };
+
+struct accel {
+	const char *name, *kind, *unit;
+	const struct csv_row *any;
+};
+
+static struct accel accels[MAX_ACCELS];
+static int naccels;
+
+static const char *get(const struct csv_row *r, const char *col)
+{
+	return csv_get(&csv, r, col);
+}
+
+static int has_col(const char *col)
+{
+	int i;
+
+	for (i = 0; i < csv.ncols; i++)
+		if (!strcmp(csv.colname[i], col))
+			return 1;
+	return 0;
+}
+
+/* A column that may be absent or empty: NAN then. */
+static double num(const struct csv_row *r, const char *col)
+{
+	const char *s;
+	char *end;
+	double v;
+
+	if (!has_col(col))
+		return NAN;
+	s = get(r, col);
+	if (!*s)
+		return NAN;
+	errno = 0;
+	v = strtod(s, &end);
+	return (errno || *end) ? NAN : v;
+}
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+static FILE *out_open(const char *stem, const char *ext)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.%s", outdir, stem, ext);
+	f = fopen(path, "w");
+	if (!f)
+		die(path);
+	return f;
+}
+
+static void out_close(FILE *f)
+{
+	if (ferror(f) || fclose(f))
+		die("write");
+}
+
+/* A gnuplot string literal: double quotes, backslash and quote escaped. */
+static void gp_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '\n') {
+			fputs("\\n", f);
+			continue;
+		}
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void gp_assign(FILE *f, const char *var, const char *val)
+{
+	fprintf(f, "%s = ", var);
+	gp_str(f, val);
+	fputc('\n', f);
+}
+
+static const struct csv_row *find(const char *accel, const char *engine,
+				  const char *filter, const char *skbs)
+{
+	int i;
+
+	for (i = 0; i < csv.nrows; i++) {
+		const struct csv_row *r = &csv.rows[i];
+
+		if (!strcmp(get(r, "accel"), accel) &&
+		    !strcmp(get(r, "tag"), "bench") &&
+		    !strcmp(get(r, "packet"), BENCH_PACKET) &&
+		    !strcmp(get(r, "engine"), engine) &&
+		    !strcmp(get(r, "filter"), filter) &&
+		    !strcmp(get(r, "skbs"), skbs))
+			return r;
+	}
+	return NULL;
+}
+
+static int engine_index(const char *name)
+{
+	int e;
+
+	for (e = 0; e < nengines; e++)
+		if (!strcmp(engines[e].name, name))
+			return e;
+	if (nengines == MAX_ENGINES)
+		return -1;
+	engines[nengines].name = name;
+	engines[nengines].label = name;
+	engines[nengines].colour = spare_colours[nengines % 3];
+	return nengines++;
+}
+
+/* What the whiskers show, from the columns this results.csv has. */
+static const char *spread_what(void)
+{
+	if (has_col("ci_lo") && has_col("ci_hi"))
+		return "bar = median, whiskers = confidence interval (ci_lo..ci_hi)";
+	if (has_col("max"))
+		return "bar = median, whiskers = min..max sample";
+	return "bar = median, whiskers = min sample..mean+1 stddev (no max recorded)";
+}
+
+static void spread(const struct csv_row *r, double *lo, double *hi)
+{
+	double med = num(r, "median");
+
+	*lo = *hi = NAN;
+	if (has_col("ci_lo") && has_col("ci_hi")) {
+		*lo = num(r, "ci_lo");
+		*hi = num(r, "ci_hi");
+	}
+	if (isnan(*lo) || isnan(*hi)) {
+		*lo = num(r, "min");
+		*hi = has_col("max") ? num(r, "max") :
+			num(r, "mean") + num(r, "stddev");
+	}
+	if (isnan(*lo) || *lo > med)
+		*lo = med;
+	if (isnan(*hi) || *hi < med)
+		*hi = med;
+}
+
+/* "accel=tcg: EMULATED (QEMU TCG), not hardware timing" and the like. */
+static void describe(const struct accel *a, char *buf, size_t len)
+{
+	if (!strcmp(a->kind, "emulated"))
+		snprintf(buf, len, "accel=%s: EMULATED (QEMU TCG), not hardware timing", a->name);
+	else if (!strcmp(a->kind, "counted"))
+		snprintf(buf, len, "accel=%s: counted guest instructions (QEMU -icount), not time", a->name);
+	else if (!strcmp(a->kind, "hardware"))
+		snprintf(buf, len, "accel=%s: hardware timing", a->name);
+	else
+		snprintf(buf, len, "accel=%s: %s", a->name, a->kind);
+}
+
+static void ylabel(const struct accel *a, char *buf, size_t len)
+{
+	if (!strcmp(a->unit, "insns"))
+		snprintf(buf, len, "guest instructions (insns) per call, accel=%s", a->name);
+	else if (!strcmp(a->kind, "emulated"))
+		snprintf(buf, len, "EMULATED %s per call, accel=%s (not hardware time)",
+			 a->unit, a->name);
+	else
+		snprintf(buf, len, "%s per call, accel=%s", a->unit, a->name);
+}
+
+/* Second title line: who measured it. */
+static void machine(const struct accel *a, char *buf, size_t len)
+{
+	snprintf(buf, len, "guest cpu: %s; kernel %s; median of %s samples x %s calls",
+		 get(a->any, "cpu"), get(a->any, "kernel"),
+		 get(a->any, "samples"), get(a->any, "calls_per_sample"));
+}
+
+static void xtics(FILE *gp)
+{
+	int c;
+
+	fprintf(gp, "set xtics (");
+	for (c = 0; c < 4; c++)
+		fprintf(gp, "%s\"%s\" %d", c ? ", " : "", cells[c].tic, c + 1);
+	fprintf(gp, ")\nset xrange [0.5:4.5]\n");
+}
+
+static void series_names(FILE *gp, int n, const char *const *names,
+			 const char *const *colours)
+{
+	int i;
+
+	fprintf(gp, "nser = %d\narray names[%d]\narray colours[%d]\n", n, n, n);
+	for (i = 0; i < n; i++) {
+		fprintf(gp, "names[%d] = ", i + 1);
+		gp_str(gp, names[i]);
+		fprintf(gp, "\ncolours[%d] = ", i + 1);
+		gp_str(gp, colours[i]);
+		fputc('\n', gp);
+	}
+}
+
+/* Bar I of N in cell C (0-based), centred on tic C + 1. */
+static double bar_x(int c, int i, int n)
+{
+	double w = 0.8 / n;
+
+	return c + 1 - 0.4 + w * (i + 0.5);
+}
+
+/* (1) and (2): per-call cost of each cell, one bar per engine. */
+static void bars(const struct accel *a)
+{
+	const char *names[MAX_ENGINES], *colours[MAX_ENGINES];
+	int present[MAX_ENGINES], n = 0, e, c, i;
+	char stem[128], buf[512];
+	FILE *dat, *gp;
+
+	for (e = 0; e < nengines; e++) {
+		present[e] = 0;
+		for (c = 0; c < 4; c++)
+			present[e] |= !!find(a->name, engines[e].name,
+					     cells[c].filter, cells[c].skbs);
+		if (present[e]) {
+			names[n] = engines[e].label;
+			colours[n++] = engines[e].colour;
+		}
+	}
+	if (!n) {
+		fprintf(stderr, "csv2dat: accel=%s has no bench cells: no %s plot\n",
+			a->name, a->unit);
+		return;
+	}
+	snprintf(stem, sizeof(stem), "%s-%s", a->unit, a->name);
+	dat = out_open(stem, "dat");
+	fprintf(dat, "# %s: x median lo hi width\n", stem);
+	for (e = 0, i = 0; e < nengines; e++) {
+		if (!present[e])
+			continue;
+		fprintf(dat, "# %s\n", engines[e].name);
+		for (c = 0; c < 4; c++) {
+			const struct csv_row *r = find(a->name, engines[e].name,
+						       cells[c].filter, cells[c].skbs);
+			double lo, hi;
+
+			if (!r)
+				continue;
+			spread(r, &lo, &hi);
+			fprintf(dat, "%.4f %.3f %.3f %.3f %.4f\n", bar_x(c, i, n),
+				num(r, "median"), lo, hi, 0.8 / n);
+		}
+		fprintf(dat, "\n\n");
+		i++;
+	}
+	out_close(dat);
+
+	gp = out_open(stem, "gp");
+	gp_assign(gp, "dat", stem);
+	fprintf(gp, "dat = dat . \".dat\"\n");
+	describe(a, buf, sizeof(buf));
+	{
+		char t[2048], m[512];
+
+		machine(a, m, sizeof(m));
+		snprintf(t, sizeof(t), "Classic BPF %s per call, %s\n%s\n%s",
+			 a->unit, buf, m, spread_what());
+		gp_assign(gp, "ttl", t);
+	}
+	ylabel(a, buf, sizeof(buf));
+	gp_assign(gp, "ylab", buf);
+	gp_assign(gp, "xlab", "bench cell: filter, skb working set (packet tcp22-payload)");
+	gp_assign(gp, "fmt", "%.1f");
+	fprintf(gp, "whiskers = 1\nrefline = 0\n");
+	series_names(gp, n, names, colours);
+	xtics(gp);
+	out_close(gp);
+	printf("bars %s\n", stem);
+}
+
+static int ratio(const char *accel, const char *num_e, const char *den_e,
+		 int c, double *v)
+{
+	const struct csv_row *a = find(accel, num_e, cells[c].filter, cells[c].skbs);
+	const struct csv_row *b = find(accel, den_e, cells[c].filter, cells[c].skbs);
+
+	if (!a || !b || !(num(b, "median") > 0))
+		return 0;
+	*v = num(a, "median") / num(b, "median");
+	return 1;
+}
+
+/* Ratio bars: series S of NS, values V[S][C] (NAN = none). */
+static void ratio_dat(const char *stem, int ns, double v[][4])
+{
+	FILE *dat = out_open(stem, "dat");
+	int s, c;
+
+	fprintf(dat, "# %s: x ratio lo hi width\n", stem);
+	for (s = 0; s < ns; s++) {
+		for (c = 0; c < 4; c++)
+			if (!isnan(v[s][c]))
+				fprintf(dat, "%.4f %.3f %.3f %.3f %.4f\n",
+					bar_x(c, s, ns), v[s][c], v[s][c],
+					v[s][c], 0.8 / ns);
+		/* An empty block would end the file early for gnuplot. */
+		fprintf(dat, "%s\n\n", "NaN NaN NaN NaN NaN");
+	}
+	out_close(dat);
+}
+
+static void ratio_gp(const char *stem, const char *ttl, const char *ylab,
+		     int ns, const char *const *names, const char *const *colours)
+{
+	FILE *gp = out_open(stem, "gp");
+
+	gp_assign(gp, "dat", stem);
+	fprintf(gp, "dat = dat . \".dat\"\n");
+	gp_assign(gp, "ttl", ttl);
+	gp_assign(gp, "ylab", ylab);
+	gp_assign(gp, "xlab", "bench cell: filter, skb working set (packet tcp22-payload)");
+	gp_assign(gp, "fmt", "%.1fx");
+	fprintf(gp, "whiskers = 0\nrefline = 1\n");
+	series_names(gp, ns, names, colours);
+	xtics(gp);
+	out_close(gp);
+	printf("bars %s\n", stem);
+}
+
+/* (3) old/new and new/jit of one accelerator beside 2014's old/new. */
+static void ratios(const struct accel *a)
+{
+	static const char *const colours[3] = { "#d62728", "#bbbbbb", "#2ca02c" };
+	const char *names[3];
+	double v[3][4];
+	char stem[128], d[512], t[2048], n0[128], n2[128];
+	int c, any = 0;
+
+	for (c = 0; c < 4; c++) {
+		v[1][c] = ratio2014[c];
+		if (!ratio(a->name, "old", "new", c, &v[0][c]))
+			v[0][c] = NAN;
+		else
+			any = 1;
+		if (!ratio(a->name, "new", "jit", c, &v[2][c]))
+			v[2][c] = NAN;
+		else
+			any = 1;
+	}
+	if (!any) {
+		fprintf(stderr, "csv2dat: accel=%s has neither old+new nor new+jit cells: no ratio plot\n",
+			a->name);
+		return;
+	}
+	snprintf(stem, sizeof(stem), "ratios-%s", a->name);
+	snprintf(n0, sizeof(n0), "old/new, accel=%s", a->name);
+	snprintf(n2, sizeof(n2), "new/jit, accel=%s", a->name);
+	names[0] = n0;
+	names[1] = "old/new, 2014 x86_64 hardware (bd4cf0ed331a)";
+	names[2] = n2;
+	describe(a, d, sizeof(d));
+	snprintf(t, sizeof(t), "Speed-up ratios of median %s per call, %s\n"
+		 "2014 new/jit: TBD in the commit message, so no 2014 bar; missing bars = engine not measured",
+		 a->unit, d);
+	snprintf(d, sizeof(d), "ratio of %s per call (higher = faster denominator), accel=%s",
+		 a->unit, a->name);
+	ratio_dat(stem, 3, v);
+	ratio_gp(stem, t, d, 3, names, colours);
+}
+
+/* (3) old/new of every accelerator in one plot, beside 2014's. */
+static void ratios_all(void)
+{
+	static const char *const palette[MAX_ACCELS] = {
+		"#1f77b4", "#2ca02c", "#9467bd", "#d62728",
+		"#8c564b", "#e377c2", "#17becf", "#bcbd22",
+	};
+	static char labels[MAX_ACCELS][128];
+	const char *names[MAX_ACCELS + 1], *colours[MAX_ACCELS + 1];
+	double v[MAX_ACCELS + 1][4];
+	char t[2048];
+	int a, c, n = 0, emulated = 0;
+
+	for (a = 0; a < naccels; a++) {
+		int any = 0;
+
+		for (c = 0; c < 4; c++) {
+			if (!ratio(accels[a].name, "old", "new", c, &v[n][c]))
+				v[n][c] = NAN;
+			else
+				any = 1;
+		}
+		if (!any)
+			continue;
+		emulated |= !strcmp(accels[a].kind, "emulated");
+		snprintf(labels[n], sizeof(labels[n]), "accel=%s (%s, %s)",
+			 accels[a].name, accels[a].kind, accels[a].unit);
+		names[n] = labels[n];
+		colours[n++] = palette[a];
+	}
+	if (n < 2)
+		return;
+	for (c = 0; c < 4; c++)
+		v[n][c] = ratio2014[c];
+	names[n] = "2014 x86_64 hardware (bd4cf0ed331a)";
+	colours[n++] = "#bbbbbb";
+	snprintf(t, sizeof(t), "old/new speed-up per cell, every accelerator beside 2014\n"
+		 "MIXES accelerators: hardware ns, counted insns%s - compare ratios only",
+		 emulated ? " and EMULATED (QEMU TCG) ns, not hardware timing" : "");
+	ratio_dat("ratios-all", n, v);
+	ratio_gp("ratios-all", t, "old/new ratio of median per-call cost (each accelerator's own unit)",
+		 n, names, colours);
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* (4) per-call cost against the number of distinct skbs, one filter. */
+static void sweep(const struct accel *a, const char *filter)
+{
+	const char *names[MAX_ENGINES], *colours[MAX_ENGINES];
+	long skbs[MAX_SKBS];
+	int nskbs = 0, n = 0, e, i, k;
+	char stem[128], buf[512], t[2048], m[512];
+	FILE *dat, *gp;
+
+	for (i = 0; i < csv.nrows; i++) {
+		const struct csv_row *r = &csv.rows[i];
+		long s;
+
+		if (strcmp(get(r, "accel"), a->name) || strcmp(get(r, "tag"), "bench") ||
+		    strcmp(get(r, "filter"), filter) ||
+		    strcmp(get(r, "packet"), BENCH_PACKET))
+			continue;
+		s = atol(get(r, "skbs"));
+		for (k = 0; k < nskbs; k++)
+			if (skbs[k] == s)
+				break;
+		if (k == nskbs && nskbs < MAX_SKBS && s > 0)
+			skbs[nskbs++] = s;
+	}
+	if (!nskbs) {
+		fprintf(stderr, "csv2dat: accel=%s has no %s cells: no sweep plot\n",
+			a->name, filter);
+		return;
+	}
+	qsort(skbs, nskbs, sizeof(skbs[0]), cmp_long);
+	if (nskbs == 1)
+		fprintf(stderr, "csv2dat: accel=%s %s: no working-set sweep in this run (skbs %ld only): drawing points\n",
+			a->name, filter, skbs[0]);
+	else if (nskbs == 2)
+		fprintf(stderr, "csv2dat: accel=%s %s: no working-set sweep in this run (skbs %ld and %ld only): drawing 2-point lines\n",
+			a->name, filter, skbs[0], skbs[1]);
+
+	snprintf(stem, sizeof(stem), "sweep-%s-%s", a->name, filter);
+	dat = out_open(stem, "dat");
+	fprintf(dat, "# %s: skbs median lo hi\n", stem);
+	for (e = 0; e < nengines; e++) {
+		int rows = 0;
+
+		for (k = 0; k < nskbs; k++) {
+			const struct csv_row *r;
+			double lo, hi;
+
+			snprintf(buf, sizeof(buf), "%ld", skbs[k]);
+			r = find(a->name, engines[e].name, filter, buf);
+			if (!r)
+				continue;
+			if (!rows++)
+				fprintf(dat, "# %s\n", engines[e].name);
+			spread(r, &lo, &hi);
+			fprintf(dat, "%ld %.3f %.3f %.3f\n", skbs[k],
+				num(r, "median"), lo, hi);
+		}
+		if (rows) {
+			fprintf(dat, "\n\n");
+			names[n] = engines[e].label;
+			colours[n++] = engines[e].colour;
+		}
+	}
+	out_close(dat);
+
+	gp = out_open(stem, "gp");
+	gp_assign(gp, "dat", stem);
+	fprintf(gp, "dat = dat . \".dat\"\n");
+	describe(a, buf, sizeof(buf));
+	machine(a, m, sizeof(m));
+	snprintf(t, sizeof(t), "Working-set sweep, %s: %s per call vs distinct skbs, %s\n%s\n%s%s",
+		 filter, a->unit, buf, m, spread_what(),
+		 nskbs <= 2 ? "\nNO SWEEP in this run: only the table's skbs values" : "");
+	gp_assign(gp, "ttl", t);
+	ylabel(a, buf, sizeof(buf));
+	gp_assign(gp, "ylab", buf);
+	gp_assign(gp, "xlab", "distinct skbs cycled through (working set, log scale)");
+	fprintf(gp, "xmin = %ld\nxmax = %ld\n", skbs[0], skbs[nskbs - 1]);
+	series_names(gp, n, names, colours);
+	out_close(gp);
+	printf("sweep %s\n", stem);
+}
+
+static void find_accels(void)
+{
+	size_t k;
+	int i, a;
+
+	for (k = 0; k <= sizeof(kind_order) / sizeof(kind_order[0]); k++) {
+		for (i = 0; i < csv.nrows; i++) {
+			const struct csv_row *r = &csv.rows[i];
+			const char *kind = get(r, "kind");
+			size_t j;
+
+			/* Last round: kinds this tool does not know. */
+			for (j = 0; j < sizeof(kind_order) / sizeof(kind_order[0]); j++)
+				if (!strcmp(kind, kind_order[j]))
+					break;
+			if (j != k)
+				continue;
+			for (a = 0; a < naccels; a++)
+				if (!strcmp(accels[a].name, get(r, "accel")))
+					break;
+			if (a < naccels) {
+				continue;
+			}
+			if (naccels == MAX_ACCELS) {
+				fprintf(stderr, "csv2dat: more than %d accelerators\n", MAX_ACCELS);
+				exit(1);
+			}
+			accels[naccels].name = get(r, "accel");
+			accels[naccels].kind = kind;
+			accels[naccels].unit = get(r, "unit");
+			accels[naccels++].any = r;
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int a, i;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: csv2dat RESULTS.csv OUTDIR\n");
+		return 2;
+	}
+	outdir = argv[2];
+	csv_load(&csv, argv[1]);
+	for (i = 0; i < csv.nrows; i++)
+		if (!strcmp(get(&csv.rows[i], "tag"), "bench") &&
+		    engine_index(get(&csv.rows[i], "engine")) < 0) {
+			fprintf(stderr, "csv2dat: more than %d engines\n", MAX_ENGINES);
+			return 1;
+		}
+	find_accels();
+	if (!naccels) {
+		fprintf(stderr, "csv2dat: no rows in %s\n", argv[1]);
+		return 1;
+	}
+	for (a = 0; a < naccels; a++) {
+		bars(&accels[a]);
+		ratios(&accels[a]);
+		sweep(&accels[a], "fprog1");
+		sweep(&accels[a], "fprog2");
+	}
+	ratios_all();
+	return 0;
+}

@@ -1,0 +1,30 @@
+#!/bin/sh
+# Draw a run's plots: RUN_DIR/results.csv -> RUN_DIR/plots/*.{svg,png},
+# with the data each one shows beside it (*.dat, *.gp; see csv2dat.c).
+#
+# usage: render.sh RUN_DIR
+# env:   CSV2DAT  the csv2dat binary (default: build/tools/csv2dat)
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+csv2dat=${CSV2DAT:-$(dirname "$here")/build/tools/csv2dat}
+[ $# = 1 ] || { echo "usage: render.sh RUN_DIR" >&2; exit 2; }
+run=$1
+[ -f "$run/results.csv" ] || { echo "render.sh: no $run/results.csv" >&2; exit 1; }
+[ -x "$csv2dat" ] || { echo "render.sh: no $csv2dat (make tools)" >&2; exit 1; }
+command -v gnuplot > /dev/null ||
+	{ echo "render.sh: no gnuplot (apt-get install gnuplot-nox)" >&2; exit 1; }
+
+out=$run/plots
+mkdir -p "$out"
+rm -f "$out"/*.svg "$out"/*.png "$out"/*.dat "$out"/*.gp "$out/index.txt"
+"$csv2dat" "$run/results.csv" "$out" > "$out/index.txt"
+cd "$out"
+n=0
+while read -r script stem; do
+	for term in svg png; do
+		gnuplot -e "term='$term'; out='$stem.$term'; par='$stem.gp'" "$here/$script.gp"
+	done
+	n=$((n + 1))
+done < index.txt
+echo "[plots] $n plots (svg and png) in $out"
