@@ -21,6 +21,9 @@ KBASE_x86_64    := tinyconfig
 KTARGETS_x86_64 := bzImage modules
 KBASE_um        := defconfig
 KTARGETS_um     := linux modules
+# Archives appended to a flavour's initramfs (UML has no perf).
+EXTRA_x86_64    := $(BUILD)/perf.cpio.gz
+EXTRA_um        :=
 
 export ACCEL BENCH_ARGS
 
@@ -73,10 +76,14 @@ tools: deps-bench $(TOOLS)/knob $(TOOLS)/mkcsv $(TOOLS)/mktable $(TOOLS)/cmpruns
 filters: deps-bench
 	@$(MAKE) -s -C filters
 
-$(addprefix initramfs-,$(FLAVOURS)): initramfs-%: module-% tools filters
-	@$(TOP)/bench/host/mkinitramfs.sh $(BUILD)/initramfs-$*.cpio.gz \
-		$(BUILD)/obj-$* $(TOOLS)/knob $(BUILD)/module-$*/bpf_bench.ko \
-		$(BUILD)/obj-$*/lib/test_bpf.ko
+.SECONDEXPANSION:
+$(addprefix initramfs-,$(FLAVOURS)): initramfs-%: module-% tools filters $$(EXTRA_$$*)
+	@EXTRA_CPIO="$(EXTRA_$*)" $(TOP)/bench/host/mkinitramfs.sh \
+		$(BUILD)/initramfs-$*.cpio.gz $(BUILD)/obj-$* $(TOOLS)/knob \
+		$(BUILD)/module-$*/bpf_bench.ko $(BUILD)/obj-$*/lib/test_bpf.ko
+
+$(BUILD)/perf.cpio.gz: bench/host/mkperfcpio.sh | kernel-x86_64
+	@$(TOP)/bench/host/mkperfcpio.sh $@ $(BUILD)/obj-x86_64
 
 bench: initramfs
 	@$(TOP)/bench/host/run-bench.sh $(TOP) $(BUILD)

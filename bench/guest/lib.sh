@@ -34,19 +34,61 @@ expected_verdict() {
 		END { exit !found }' "$FILTERS/verdicts.txt"
 }
 
+# perf is captured when the guest has it and the plan did not turn it off.
+PERF_EVENTS=task-clock,cycles,instructions,branches,branch-misses,cache-misses
+perf_wanted() {
+	[ "${BENCH_PERF:-1}" != 0 ] && [ -n "${PERF_OUT:-}" ] && command -v perf > /dev/null
+}
+
+# perf_setup: let perf see kernel and module symbols.
+perf_setup() {
+	perf_wanted || return 0
+	echo 0 > /proc/sys/kernel/kptr_restrict
+	echo -1 > /proc/sys/kernel/perf_event_paranoid
+	mkdir -p "$PERF_OUT"
+	export HOME=/tmp
+}
+
+# timed_run CELL: write 1 to run, under perf stat when perf is wanted (the
+# counters cover exactly the timed run), then once more under perf record
+# for a profile.  perf failing never fails the cell, the run failing does.
+timed_run() {
+	if ! perf_wanted; then
+		set_knob run 1
+		return
+	fi
+	if ! err=$(perf stat -x, -o "$PERF_OUT/$1.stat" -e "$PERF_EVENTS" -- \
+		/bench/knob "$KNOBS/run" 1); then
+		say "run of $1 failed: $err"
+		return 1
+	fi
+	cp "$KNOBS/result" /tmp/result.timed
+	if perf record -q -N -e cpu-clock -F 4000 -o /tmp/perf.data -- \
+		/bench/knob "$KNOBS/run" 1 > /dev/null 2>&1; then
+		perf report -i /tmp/perf.data --stdio --sort symbol \
+			--percent-limit 0.5 > "$PERF_OUT/$1.report" 2> /dev/null || true
+	fi
+	rm -f /tmp/perf.data
+}
+
 # run_cell ENGINE FILTER PACKET SKBS [TAG]: run one cell and print the
 # result line prefixed with what was measured.
 run_cell() {
 	engine=$1 filter=$2 packet=$3 skbs=$4 tag=${5:-bench}
 	expect=$(expected_verdict "$filter" "$packet") ||
 		{ say "no verdict for $filter/$packet"; return 1; }
+	rm -f /tmp/result.timed
 	set_knob_file prog "$FILTERS/$filter.dd" &&
 	set_knob_file packet "$FILTERS/packets/$packet.hex" &&
 	set_knob engine "$engine" &&
 	set_knob skbs "$skbs" &&
 	set_knob expect "$expect" &&
-	set_knob run 1 || return 1
-	echo "tag=$tag filter=$filter packet=$packet $(cat "$KNOBS/result")"
+	timed_run "$tag-$engine-$filter-$packet-skbs$skbs" || return 1
+	if [ -f /tmp/result.timed ]; then
+		echo "tag=$tag filter=$filter packet=$packet $(cat /tmp/result.timed)"
+	else
+		echo "tag=$tag filter=$filter packet=$packet $(cat "$KNOBS/result")"
+	fi
 }
 
 # wait_clocksource: x86 boots on tsc-early and moves to tsc (or another

@@ -8,12 +8,15 @@
 #   BENCH_FILTERS  filters                   (default: fprog1,fprog2)
 #   BENCH_SKBS     distinct skbs per column  (default: 1,10000)
 #   BENCH_SAMPLES, BENCH_SAMPLE_US           (default: the module's)
+#   BENCH_PERF     0 to skip perf stat/record (default: on where perf is)
 set -eu
 out=$1
 # shellcheck source=/dev/null
 . /bench/lib.sh
 
+export PERF_OUT="$out/perf"
 load_bench_module
+perf_setup
 wait_clocksource
 write_meta "$out/meta.txt"
 if [ -n "${BENCH_SAMPLES:-}" ]; then set_knob samples "$BENCH_SAMPLES"; fi

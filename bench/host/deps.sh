@@ -5,8 +5,9 @@
 # usage: deps.sh bench|check
 set -eu
 
-common="linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev cpio
-	gzip xz-utils ccache qemu-system-x86 busybox-static tcpdump perl"
+common="linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev
+	cpio gzip xz-utils ccache qemu-system-x86 busybox-static tcpdump perl
+	linux-perf libseccomp-dev gnuplot-nox"
 case "${1:-bench}" in
 bench) want="$common" ;;
 check) want="$common shellcheck" ;;

@@ -5,6 +5,7 @@
 # without root.
 #
 # usage: mkinitramfs.sh OUT.cpio.gz KOBJ KNOB_BIN MODULE.ko [MODULE.ko...]
+# env:   EXTRA_CPIO  archives appended as they are (e.g. perf)
 set -eu
 
 out=$1 kobj=$2 knob=$3
@@ -44,5 +45,8 @@ trap 'rm -f "$list"' EXIT
 	done
 } > "$list"
 "$gen" "$list" | gzip -n -9 > "$out.tmp"
+for extra in ${EXTRA_CPIO:-}; do
+	cat "$extra" >> "$out.tmp"
+done
 mv "$out.tmp" "$out"
 echo "[initramfs] $out: $(wc -c < "$out") bytes, $(grep -c '^file' "$list") files"
