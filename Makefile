@@ -25,10 +25,14 @@ KTARGETS_um     := linux modules
 EXTRA_x86_64    := $(BUILD)/perf.cpio.gz
 EXTRA_um        :=
 
+# make plots / make cover-letter work on this results directory.
+RUN   ?= $(TOP)/results/latest
+COVER ?= $(TOP)/kernel-patches/0000-cover-letter.patch
+
 export ACCEL BENCH_ARGS
 
 .PHONY: all bench check deps-bench deps-check tree kernel module tools filters \
-	initramfs export-patches reset-tree clean \
+	initramfs export-patches reset-tree clean plots cover-letter \
 	$(foreach f,$(FLAVOURS),kernel-$(f) module-$(f) initramfs-$(f))
 
 all: initramfs
@@ -70,16 +74,25 @@ $(TOOLS)/%: results/%.c results/csv.c results/csv.h
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -o $@ $< results/csv.c -lm
 
+$(TOOLS)/csv2dat: plots/csv2dat.c results/csv.c results/csv.h
+	@mkdir -p $(TOOLS)
+	$(CC) $(HOSTCFLAGS) -o $@ $< results/csv.c -lm
+
+$(TOOLS)/seccomp-bench: bench/guest/seccomp-bench.c
+	@mkdir -p $(TOOLS)
+	$(CC) $(HOSTCFLAGS) -static -o $@ $<
+
 tools: deps-bench $(TOOLS)/knob $(TOOLS)/mkcsv $(TOOLS)/mktable $(TOOLS)/cmpruns \
-	$(TOOLS)/crosscheck
+	$(TOOLS)/crosscheck $(TOOLS)/mkcover $(TOOLS)/csv2dat $(TOOLS)/seccomp-bench
 
 filters: deps-bench
 	@$(MAKE) -s -C filters
+	@$(MAKE) -s -C filters/seccomp
 
 .SECONDEXPANSION:
 $(addprefix initramfs-,$(FLAVOURS)): initramfs-%: module-% tools filters $$(EXTRA_$$*)
 	@EXTRA_CPIO="$(EXTRA_$*)" $(TOP)/bench/host/mkinitramfs.sh \
-		$(BUILD)/initramfs-$*.cpio.gz $(BUILD)/obj-$* $(TOOLS)/knob \
+		$(BUILD)/initramfs-$*.cpio.gz $(BUILD)/obj-$* $(TOOLS) \
 		$(BUILD)/module-$*/bpf_bench.ko $(BUILD)/obj-$*/lib/test_bpf.ko
 
 $(BUILD)/perf.cpio.gz: bench/host/mkperfcpio.sh | kernel-x86_64
@@ -87,6 +100,13 @@ $(BUILD)/perf.cpio.gz: bench/host/mkperfcpio.sh | kernel-x86_64
 
 bench: initramfs
 	@$(TOP)/bench/host/run-bench.sh $(TOP) $(BUILD)
+
+plots: tools
+	@$(TOP)/plots/render.sh $(RUN)
+
+cover-letter: tools tree
+	@$(TOOLS)/mkcover $(RUN) $(TREE) $(COVER)
+	@echo "[cover] $(COVER): [PATCH 0/$$(git -C $(TREE) rev-list --count pristine..HEAD)] from $(RUN)"
 
 check: deps-check
 	@$(TOP)/bench/host/run-check.sh $(TOP) $(BUILD)

@@ -11,7 +11,7 @@ set output out
 load par
 set title ttl
 set ylabel ylab
-set xlabel xlab
+set xlabel xlab offset 0,-1.2
 set style fill solid 0.85 border lc rgb "#333333"
 set grid ytics lc rgb "#dddddd"
 set key outside below horizontal
@@ -20,7 +20,7 @@ set offsets 0, 0, graph 0.12, 0
 set xtics nomirror scale 0
 if (refline) {
 	set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1.5 lc rgb "#555555" front
-	set label 1 "1x: same speed" at graph 0.005, first 1 offset 0,0.6 textcolor rgb "#555555" front
+	set label 1 "1x" at first 1.5, first 1 center offset 0,0.8 textcolor rgb "#555555" front
 }
 if (whiskers) {
 	plot for [i=1:nser] dat index (i-1) using 1:2:3:4:5 with boxerrorbars lc rgb colours[i] lw 1 title names[i], \

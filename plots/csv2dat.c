@@ -186,8 +186,15 @@ static int engine_index(const char *name)
 }
 
 /* What the whiskers show, from the columns this results.csv has. */
-static const char *spread_what(void)
+static const char *spread_what(int line)
 {
+	if (line) {
+		if (has_col("ci_lo") && has_col("ci_hi"))
+			return "point = median, whiskers = confidence interval (ci_lo..ci_hi)";
+		if (has_col("max"))
+			return "point = median, whiskers = min..max sample";
+		return "point = median, whiskers = min sample..mean+1 stddev (no max recorded)";
+	}
 	if (has_col("ci_lo") && has_col("ci_hi"))
 		return "bar = median, whiskers = confidence interval (ci_lo..ci_hi)";
 	if (has_col("max"))
@@ -335,7 +342,7 @@ static void bars(const struct accel *a)
 
 		machine(a, m, sizeof(m));
 		snprintf(t, sizeof(t), "Classic BPF %s per call, %s\n%s\n%s",
-			 a->unit, buf, m, spread_what());
+			 a->unit, buf, m, spread_what(0));
 		gp_assign(gp, "ttl", t);
 	}
 	ylabel(a, buf, sizeof(buf));
@@ -375,7 +382,7 @@ static void ratio_dat(const char *stem, int ns, double v[][4])
 					bar_x(c, s, ns), v[s][c], v[s][c],
 					v[s][c], 0.8 / ns);
 		/* An empty block would end the file early for gnuplot. */
-		fprintf(dat, "%s\n\n", "NaN NaN NaN NaN NaN");
+		fprintf(dat, "NaN NaN NaN NaN NaN\n\n\n");
 	}
 	out_close(dat);
 }
@@ -401,42 +408,52 @@ static void ratio_gp(const char *stem, const char *ttl, const char *ylab,
 /* (3) old/new and new/jit of one accelerator beside 2014's old/new. */
 static void ratios(const struct accel *a)
 {
-	static const char *const colours[3] = { "#d62728", "#bbbbbb", "#2ca02c" };
-	const char *names[3];
+	static const struct {
+		const char *num, *den, *colour;
+	} pairs[2] = {
+		{ "old", "new", "#d62728" },
+		{ "new", "jit", "#2ca02c" },
+	};
+	static char labels[2][128];
+	const char *names[3], *colours[3];
 	double v[3][4];
-	char stem[128], d[512], t[2048], n0[128], n2[128];
-	int c, any = 0;
+	char stem[128], d[512], t[2048];
+	int c, p, n = 0, any;
 
-	for (c = 0; c < 4; c++) {
-		v[1][c] = ratio2014[c];
-		if (!ratio(a->name, "old", "new", c, &v[0][c]))
-			v[0][c] = NAN;
-		else
-			any = 1;
-		if (!ratio(a->name, "new", "jit", c, &v[2][c]))
-			v[2][c] = NAN;
-		else
-			any = 1;
+	for (p = 0; p < 2; p++) {
+		for (c = 0, any = 0; c < 4; c++)
+			if (ratio(a->name, pairs[p].num, pairs[p].den, c, &v[n][c]))
+				any = 1;
+			else
+				v[n][c] = NAN;
+		if (!any)
+			continue;
+		snprintf(labels[p], sizeof(labels[p]), "%s/%s, accel=%s",
+			 pairs[p].num, pairs[p].den, a->name);
+		names[n] = labels[p];
+		colours[n++] = pairs[p].colour;
+		if (p == 0) {
+			/* 2014's old/new right beside ours. */
+			for (c = 0; c < 4; c++)
+				v[n][c] = ratio2014[c];
+			names[n] = "old/new, 2014 x86_64 hardware (bd4cf0ed331a)";
+			colours[n++] = "#bbbbbb";
+		}
 	}
-	if (!any) {
+	if (!n) {
 		fprintf(stderr, "csv2dat: accel=%s has neither old+new nor new+jit cells: no ratio plot\n",
 			a->name);
 		return;
 	}
 	snprintf(stem, sizeof(stem), "ratios-%s", a->name);
-	snprintf(n0, sizeof(n0), "old/new, accel=%s", a->name);
-	snprintf(n2, sizeof(n2), "new/jit, accel=%s", a->name);
-	names[0] = n0;
-	names[1] = "old/new, 2014 x86_64 hardware (bd4cf0ed331a)";
-	names[2] = n2;
 	describe(a, d, sizeof(d));
 	snprintf(t, sizeof(t), "Speed-up ratios of median %s per call, %s\n"
-		 "2014 new/jit: TBD in the commit message, so no 2014 bar; missing bars = engine not measured",
+		 "2014 new/jit: TBD in the commit message, so no 2014 bar; a missing series or bar = engine not measured",
 		 a->unit, d);
-	snprintf(d, sizeof(d), "ratio of %s per call (higher = faster denominator), accel=%s",
+	snprintf(d, sizeof(d), "ratio of median %s per call (A/B = how many times cheaper B is), accel=%s",
 		 a->unit, a->name);
-	ratio_dat(stem, 3, v);
-	ratio_gp(stem, t, d, 3, names, colours);
+	ratio_dat(stem, n, v);
+	ratio_gp(stem, t, d, n, names, colours);
 }
 
 /* (3) old/new of every accelerator in one plot, beside 2014's. */
@@ -464,13 +481,19 @@ static void ratios_all(void)
 		if (!any)
 			continue;
 		emulated |= !strcmp(accels[a].kind, "emulated");
-		snprintf(labels[n], sizeof(labels[n]), "accel=%s (%s, %s)",
-			 accels[a].name, accels[a].kind, accels[a].unit);
+		if (!strcmp(accels[a].kind, "emulated"))
+			snprintf(labels[n], sizeof(labels[n]), "accel=%s (EMULATED %s, not hardware)",
+				 accels[a].name, accels[a].unit);
+		else
+			snprintf(labels[n], sizeof(labels[n]), "accel=%s (%s, %s)",
+				 accels[a].name, accels[a].kind, accels[a].unit);
 		names[n] = labels[n];
 		colours[n++] = palette[a];
 	}
-	if (n < 2)
+	if (n < 2) {
+		fprintf(stderr, "csv2dat: fewer than 2 accelerators with old and new cells: no ratios-all plot\n");
 		return;
+	}
 	for (c = 0; c < 4; c++)
 		v[n][c] = ratio2014[c];
 	names[n] = "2014 x86_64 hardware (bd4cf0ed331a)";
@@ -561,7 +584,7 @@ static void sweep(const struct accel *a, const char *filter)
 	describe(a, buf, sizeof(buf));
 	machine(a, m, sizeof(m));
 	snprintf(t, sizeof(t), "Working-set sweep, %s: %s per call vs distinct skbs, %s\n%s\n%s%s",
-		 filter, a->unit, buf, m, spread_what(),
+		 filter, a->unit, buf, m, spread_what(1),
 		 nskbs <= 2 ? "\nNO SWEEP in this run: only the table's skbs values" : "");
 	gp_assign(gp, "ttl", t);
 	ylabel(a, buf, sizeof(buf));

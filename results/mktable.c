@@ -244,6 +244,63 @@ static void crosscheck_table(const char *accel)
 		printf("\n");
 }
 
+/* 2014 x86_64 seconds for 10M syscall(199, 100), short and large filter. */
+static const struct {
+	const char *engine, *v[2];
+} seccomp2014[] = {
+	{ "old", { "2.7 s", "8.6 s" } },
+	{ "new", { "2.58 s", "5.7 s" } },
+};
+
+static void seccomp_cell(const char *accel, const char *engine,
+			 const char *filter, const char *unit)
+{
+	const struct csv_row *r = find(accel, "seccomp", engine, filter, NULL);
+	char buf[48] = "n/a";
+
+	if (r && !strcmp(unit, "ns"))
+		snprintf(buf, sizeof(buf), "%.1f (%.2f s)", median(r),
+			 median(r) * 1e7 / 1e9);
+	else if (r)
+		snprintf(buf, sizeof(buf), "%.1f", median(r));
+	printf(" %18s", buf);
+}
+
+static void seccomp_table(const char *accel)
+{
+	const struct csv_row *any = find(accel, "seccomp", "new", "short", NULL);
+	static const char *const filters[2] = { "short", "large" };
+	const char *unit;
+	size_t e, i;
+	int f;
+
+	if (!any)
+		return;
+	unit = get(any, "unit");
+	printf("seccomp, accel=%s: syscall(199, 100) per call, %s%s\n", accel,
+	       unit, !strcmp(unit, "ns") ? " (seconds per 10M calls)" : "");
+	printf("%-14s %18s %18s\n", "", "short filter", "large filter");
+	printf("%-14s", "no filter");
+	seccomp_cell(accel, "new", "none", unit);
+	printf("\n");
+	for (e = 0; e < NENGINES; e++) {
+		if (!find(accel, "seccomp", engines[e].engine, "short", NULL))
+			continue;
+		printf("%-14s", engines[e].label);
+		for (f = 0; f < 2; f++)
+			seccomp_cell(accel, engines[e].engine, filters[f], unit);
+		printf("\n");
+	}
+	for (i = 0; i < sizeof(seccomp2014) / sizeof(seccomp2014[0]); i++) {
+		char label[32];
+
+		snprintf(label, sizeof(label), "2014 %s", seccomp2014[i].engine);
+		printf("%-14s %18s %18s\n", label, seccomp2014[i].v[0],
+		       seccomp2014[i].v[1]);
+	}
+	printf("\n");
+}
+
 int main(int argc, char **argv)
 {
 	const char *accels[MAX_ACCELS];
@@ -277,5 +334,7 @@ int main(int argc, char **argv)
 	reference();
 	for (a = 0; a < naccels; a++)
 		crosscheck_table(accels[a]);
+	for (a = 0; a < naccels; a++)
+		seccomp_table(accels[a]);
 	return 0;
 }

@@ -9,10 +9,14 @@
 #   BENCH_SKBS     distinct skbs per column  (default: 1,10000)
 #   BENCH_SAMPLES, BENCH_SAMPLE_US           (default: the module's)
 #   BENCH_PERF     0 to skip perf stat/record (default: on where perf is)
+#   BENCH_SECCOMP_CALLS, BENCH_SECCOMP_RUNS  syscalls per run and runs per
+#                  seccomp cell (default: 1000000, 5; 0 calls skips seccomp)
 set -eu
 out=$1
 # shellcheck source=/dev/null
 . /bench/lib.sh
+# shellcheck source=/dev/null
+. /bench/seccomp.sh
 
 export PERF_OUT="$out/perf"
 load_bench_module
@@ -63,4 +67,20 @@ if [ -f /bench/modules/test_bpf.ko ] && [ -w /proc/sys/net/core/bpf_jit_enable ]
 		dmesg | grep 'test_bpf: #3[34] ' >> "$out/test_bpf.txt"
 	done
 	echo 1 > /proc/sys/net/core/bpf_jit_enable
+fi
+
+# Seccomp: syscall(199, 100) under no filter, the short and the large
+# filter, each filter attached under every engine the kernel offers.
+calls=${BENCH_SECCOMP_CALLS:-1000000}
+runs=${BENCH_SECCOMP_RUNS:-5}
+if [ "$calls" -gt 0 ] && [ -n "$(seccomp_engines)" ]; then
+	say "seccomp: no filter, $runs x $calls calls"
+	seccomp_cell new none "$calls" "$runs" >> "$out/cells.txt"
+	for e in $(seccomp_engines); do
+		for f in short large; do
+			say "seccomp: engine=$e filter=$f, $runs x $calls calls"
+			seccomp_cell "$e" "$f" "$calls" "$runs" >> "$out/cells.txt"
+		done
+	done
+	seccomp_use jit
 fi

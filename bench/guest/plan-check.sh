@@ -7,6 +7,8 @@ set -eu
 out=$1
 # shellcheck source=/dev/null
 . /bench/lib.sh
+# shellcheck source=/dev/null
+. /bench/seccomp.sh
 
 results=$out/tests.txt
 : > "$results"
@@ -120,3 +122,32 @@ else
 fi
 if ! grep -qx old "$KNOBS/engines"; then bad_write engine old EOPNOTSUPP; fi
 check "guest: bpf_bench unloads" rmmod bpf_bench
+
+# Seccomp: each filter allows and kills exactly what libseccomp says, under
+# every engine (a forked child per case), and the timed call really runs
+# the filter every time (its verdict still flips with the argument after
+# 100000 allowed calls, which a per-syscall cache could not do).
+for e in $(seccomp_engines); do
+	seccomp_use "$e"
+	while read -r f nr a0 want; do
+		case "$f" in "#"*|"") continue ;; esac
+		exp=$(seccomp_expect_class "$want")
+		got=$(/bench/seccomp-bench --verdict "$SECCOMP/$f.bpf" "$nr" "$a0" 2>&1) || true
+		case "$exp" in ALLOW) got=${got%% ret=*} ;; esac
+		if [ "$got" = "$exp" ]; then
+			pass "guest: seccomp $e $f syscall($nr, $a0) -> $want"
+		else
+			fail "guest: seccomp $e $f syscall($nr, $a0): got '$got', want '$exp'"
+		fi
+	done < "$SECCOMP/verdicts.txt"
+	for f in short large; do
+		if r=$(/bench/seccomp-bench --prove-uncached "$SECCOMP/$f.bpf" \
+			"$SECCOMP_NR" "$SECCOMP_ARG" "$SECCOMP_DENY_ARG" 100000 2>&1) &&
+			case "$r" in PROVEN*) true ;; *) false ;; esac; then
+			pass "guest: seccomp $e $f: the timed call runs the filter every time"
+		else
+			fail "guest: seccomp $e $f: the timed call runs the filter every time ($r)"
+		fi
+	done
+done
+seccomp_use jit

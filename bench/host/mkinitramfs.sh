@@ -1,14 +1,15 @@
 #!/bin/sh
-# Pack the guest: busybox, /init and the plans, the knob tool, the bench
-# module (and lib/test_bpf.ko when built), the filters and the packets.
+# Pack the guest: busybox, /init and the plans, the static guest tools (knob,
+# seccomp-bench), the bench module (and lib/test_bpf.ko when built), the
+# filters, the packets and the seccomp filters.
 # Uses the kernel's own usr/gen_init_cpio so that /dev/console exists
 # without root.
 #
-# usage: mkinitramfs.sh OUT.cpio.gz KOBJ KNOB_BIN MODULE.ko [MODULE.ko...]
+# usage: mkinitramfs.sh OUT.cpio.gz KOBJ TOOLS_DIR MODULE.ko [MODULE.ko...]
 # env:   EXTRA_CPIO  archives appended as they are (e.g. perf)
 set -eu
 
-out=$1 kobj=$2 knob=$3
+out=$1 kobj=$2 tools=$3
 shift 3
 top=$(cd "$(dirname "$0")/../.." && pwd)
 gen=$kobj/usr/gen_init_cpio
@@ -22,14 +23,16 @@ trap 'rm -f "$list"' EXIT
 	echo "nod /dev/console 0600 0 0 c 5 1"
 	echo "nod /dev/null 0666 0 0 c 1 3"
 	for d in /bin /sbin /proc /sys /out /tmp /bench /bench/modules \
-		/bench/filters /bench/filters/packets; do
+		/bench/filters /bench/filters/packets /bench/filters/seccomp; do
 		echo "dir $d 0755 0 0"
 	done
 	echo "file /bin/busybox $busybox 0755 0 0"
 	echo "slink /bin/sh busybox 0777 0 0"
 	echo "file /init $top/bench/guest/init.sh 0755 0 0"
-	echo "file /bench/knob $knob 0755 0 0"
+	echo "file /bench/knob $tools/knob 0755 0 0"
+	echo "file /bench/seccomp-bench $tools/seccomp-bench 0755 0 0"
 	echo "file /bench/lib.sh $top/bench/guest/lib.sh 0644 0 0"
+	echo "file /bench/seccomp.sh $top/bench/guest/seccomp.sh 0644 0 0"
 	for p in "$top"/bench/guest/plan-*.sh; do
 		echo "file /bench/$(basename "$p") $p 0755 0 0"
 	done
@@ -42,6 +45,9 @@ trap 'rm -f "$list"' EXIT
 	done
 	for f in "$top"/filters/packets/*.hex; do
 		echo "file /bench/filters/packets/$(basename "$f") $f 0644 0 0"
+	done
+	for f in "$top"/filters/seccomp/*.bpf "$top"/filters/seccomp/verdicts.txt; do
+		echo "file /bench/filters/seccomp/$(basename "$f") $f 0644 0 0"
 	done
 } > "$list"
 "$gen" "$list" | gzip -n -9 > "$out.tmp"

@@ -45,7 +45,9 @@ t "host: shellcheck on every shell script" shellcheck -x \
 	$(find bench filters results plots kernel-patches .ci -type f \( -name '*.sh' -o -name run \) 2>/dev/null)
 make -s tools > "$out" 2>&1 || { cat "$out"; echo "FAIL: host: build tools" | tee -a "$log"; summary; }
 "$top/results/tests.sh" "$build/tools" | collect
+"$top/results/tests-cover.sh" "$build/tools" | collect
 make -s -C filters check 2>&1 | collect
+make -s -C filters/seccomp check 2>&1 | collect
 
 stage "2/5 build: tree, kernel, module, initramfs (a clean kernel build takes 6-9 min)"
 rc=$build/check.rc

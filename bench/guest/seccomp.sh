@@ -1,0 +1,76 @@
+# shellcheck shell=sh
+# Seccomp in the guest (sourced by the plans after lib.sh).  The engine a
+# filter runs on is chosen when it is attached: new = eBPF interpreter
+# (bpf_jit_enable=0), jit = x86-64 JIT (bpf_jit_enable=1), old = the revived
+# classic interpreter when the kernel has the seccomp_engine knob.
+# The constants are used by the plans that source this file.
+# shellcheck disable=SC2034
+SECCOMP=/bench/filters/seccomp
+SECCOMP_KNOB=/proc/sys/kernel/seccomp_classic_interp
+# The timed call: syscall(199, 100), allowed only after an argument test,
+# so 6.1's seccomp action cache cannot skip the filter (filters/seccomp/README.md).
+SECCOMP_NR=199
+SECCOMP_ARG=100
+SECCOMP_DENY_ARG=0
+
+# seccomp_engines: the engines to attach filters with; none without
+# CONFIG_SECCOMP_FILTER.
+seccomp_engines() {
+	[ -f /proc/sys/kernel/seccomp/actions_avail ] || return 0
+	[ -w "$SECCOMP_KNOB" ] && echo old
+	echo new
+	[ -w /proc/sys/net/core/bpf_jit_enable ] && echo jit
+}
+
+# seccomp_use ENGINE: make filters attached from now on run on ENGINE.
+seccomp_use() {
+	old=0 jit=0
+	case "$1" in
+	old) old=1 ;;
+	jit) jit=1 ;;
+	new) ;;
+	*) say "unknown seccomp engine $1"; return 1 ;;
+	esac
+	if [ -w "$SECCOMP_KNOB" ]; then echo "$old" > "$SECCOMP_KNOB"; fi
+	if [ -w /proc/sys/net/core/bpf_jit_enable ]; then
+		echo "$jit" > /proc/sys/net/core/bpf_jit_enable
+	fi
+}
+
+# seccomp_expect_class ACTION: what seccomp-bench --verdict prints for it.
+seccomp_expect_class() {
+	case "$1" in
+	ALLOW) echo ALLOW ;;
+	KILL_PROCESS | KILL_THREAD) echo "KILLED sig=31" ;;
+	TRAP) echo TRAPPED ;;
+	ERRNO\(*\)) n=${1#ERRNO(}; echo "ERRNO ${n%)}" ;;
+	*) echo "unsupported $1" ;;
+	esac
+}
+
+# seccomp_cell ENGINE FILTER CALLS RUNS: time RUNS runs of CALLS calls and
+# print a cells.txt line (ns per syscall, over the runs).
+seccomp_cell() {
+	engine=$1 filter=$2 calls=$3 runs=$4
+	file=$SECCOMP/$filter.bpf
+	[ "$filter" = none ] && file=none
+	seccomp_use "$engine" || return 1
+	i=0
+	: > /tmp/seccomp.runs
+	while [ "$i" -lt "$runs" ]; do
+		line=$(/bench/seccomp-bench "$file" "$SECCOMP_NR" "$SECCOMP_ARG" "$calls") ||
+			{ say "seccomp-bench $filter failed: $line"; return 1; }
+		echo "$line" | sed -n 's/.* ns_per_call=\([0-9.]*\).*/\1/p' >> /tmp/seccomp.runs
+		i=$((i + 1))
+	done
+	jited=0; [ "$engine" = jit ] && jited=1
+	sort -n /tmp/seccomp.runs | awk -v e="$engine" -v f="$filter" -v c="$calls" -v j="$jited" '
+		{ v[NR] = $1; s += $1; ss += $1 * $1 }
+		END {
+			m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			mean = s / NR
+			sd = NR > 1 ? sqrt((ss - NR * mean * mean) / (NR - 1)) : 0
+			printf "tag=seccomp filter=%s packet=nr199 engine=%s skbs=1 samples=%d calls_per_sample=%d min=%.3f median=%.3f mean=%.3f stddev=%.3f verdict=ALLOW jited=%d insns=0 image_bytes=0 clock=monotonic\n",
+				f, e, NR, c, v[1], m, mean, sd, j
+		}'
+}

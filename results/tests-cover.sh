@@ -1,0 +1,264 @@
+#!/bin/sh
+# Host tests of the plots (plots/render.sh, csv2dat) and the cover letter
+# (mkcover) on a made-up run with every accelerator kind and a sweep.
+# usage: tests-cover.sh TOOLS_DIR [KEEP_DIR]   prints PASS:/FAIL: lines
+#        (KEEP_DIR: keep the made-up run, its plots and cover letter there)
+set -eu
+tools=$(cd "$1" && pwd)
+keep=${2:-}
+here=$(cd "$(dirname "$0")" && pwd)
+render=$(dirname "$here")/plots/render.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; }
+expect() { # name command...
+	name=$1; shift
+	if "$@" > /dev/null 2>&1; then pass "$name"; else fail "$name"; fi
+}
+# bigger FILE BYTES: FILE exists and has more than BYTES bytes
+bigger() { [ -f "$1" ] && [ "$(wc -c < "$1")" -gt "$2" ]; }
+is_png() { bigger "$1" 10000 && head -c 8 "$1" | grep -q PNG; }
+is_svg() { bigger "$1" 5000 && grep -q '<svg' "$1" && grep -q '</svg>' "$1"; }
+
+# fixture RUN_DIR: kvm and uml (hardware, ns), icount (counted, insns) and
+# tcg (emulated, ns); kvm sweeps skbs 1..100000, icount has 3 points, uml
+# and tcg only the table's 1 and 10000; uml has no jit; kvm has perf reports.
+fixture() {
+	run=$1
+	mkdir -p "$run"
+	cat > "$run/run.txt" <<'X'
+run_id=fixture
+date=2025-01-02T03:04:05Z
+host_cpu=Intel(R) Xeon(R) CPU E5-2690 v4 @ 2.60GHz
+kernel=6.1.192
+debian_version=6.1.192-3
+series_hash=def456def456
+accels=kvm uml icount tcg
+X
+	for a in kvm uml icount tcg; do
+		mkdir -p "$run/$a"
+		case $a in
+		kvm | uml) unit=ns kind=hardware cpu='Intel(R) Xeon(R) CPU E5-2690 v4 @ 2.60GHz' ;;
+		icount) unit=insns kind=counted cpu='QEMU Virtual CPU, version 2.5+' ;;
+		*) unit=ns kind=emulated cpu='QEMU Virtual CPU, version 2.5+' ;;
+		esac
+		printf 'accel=%s\nunit=%s\nkind=%s\nconfig_hash=abc123abc123\n' \
+			"$a" "$unit" "$kind" > "$run/$a/host.txt"
+		printf 'kernel=6.1.192\ncpu=%s\nclocksource=tsc\n' "$cpu" > "$run/$a/meta.txt"
+	done
+	# accel engine filter hit-cost miss-cost skbs...: a curve from hit to miss
+	awk '{
+		for (i = 6; i <= NF; i++) {
+			s = $i
+			fr = (s == 1) ? 0 : (s == 10) ? 0.05 : (s == 100) ? 0.2 : \
+			     (s == 1000) ? 0.6 : (s == 10000) ? 1 : 1.3
+			m = $4 + ($5 - $4) * fr
+			printf "tag=bench filter=%s packet=tcp22-payload engine=%s skbs=%s samples=21 calls_per_sample=4096 min=%.3f median=%.3f mean=%.3f stddev=%.3f verdict=262144 jited=%d insns=30 image_bytes=0 clock=tsc\n", \
+				$3, $2, s, m * 0.95, m, m * 1.02, m * 0.04, $2 == "jit" >> (dir "/" $1 "/cells.txt")
+		}
+	}' dir="$run" <<'X'
+kvm old fprog1 60 75 1 10 100 1000 10000 100000
+kvm new fprog1 25 55 1 10 100 1000 10000 100000
+kvm jit fprog1 8 30 1 10 100 1000 10000 100000
+kvm baseline fprog1 3 20 1 10 100 1000 10000 100000
+kvm old fprog2 130 150 1 10 100 1000 10000 100000
+kvm new fprog2 35 80 1 10 100 1000 10000 100000
+kvm jit fprog2 12 38 1 10 100 1000 10000 100000
+kvm baseline fprog2 3 20 1 10 100 1000 10000 100000
+uml old fprog1 70 88 1 10000
+uml new fprog1 30 61 1 10000
+uml baseline fprog1 5 24 1 10000
+uml old fprog2 150 170 1 10000
+uml new fprog2 41 90 1 10000
+uml baseline fprog2 5 24 1 10000
+icount old fprog1 410 410 1 1000 10000
+icount new fprog1 160 160 1 1000 10000
+icount jit fprog1 45 45 1 1000 10000
+icount baseline fprog1 20 20 1 1000 10000
+icount old fprog2 900 900 1 1000 10000
+icount new fprog2 230 230 1 1000 10000
+icount jit fprog2 70 70 1 1000 10000
+icount baseline fprog2 20 20 1 1000 10000
+tcg old fprog1 900 950 1 10000
+tcg new fprog1 400 460 1 10000
+tcg jit fprog1 120 170 1 10000
+tcg baseline fprog1 40 80 1 10000
+tcg old fprog2 1900 2000 1 10000
+tcg new fprog2 560 640 1 10000
+tcg jit fprog2 190 240 1 10000
+tcg baseline fprog2 40 80 1 10000
+X
+	echo "tag=crosscheck filter=fprog1 packet=testbpf100 engine=new skbs=1 samples=21 calls_per_sample=4096 min=170 median=170 mean=170 stddev=0 verdict=262144 jited=0 insns=30 image_bytes=0 clock=tsc" >> "$run/icount/cells.txt"
+	echo "[    1.0] test_bpf: #33 tcpdump port 22 jited:0 160 165 168 PASS" > "$run/icount/test_bpf.txt"
+	mkdir -p "$run/kvm/perf"
+	for e in old new; do
+		cat > "$run/kvm/perf/bench-$e-fprog2-tcp22-payload-skbs1.report" <<X
+# Samples: 10K of event 'cycles'
+# Overhead  Command  Shared Object      Symbol
+# ........  .......  .................  ......................
+#
+    41.20%  insmod   [kernel.kallsyms]  [k] ${e}_run_filter
+    20.10%  insmod   [bpf_bench]        [k] bench_loop
+     9.00%  insmod   [kernel.kallsyms]  [k] skb_copy_bits
+     5.00%  insmod   [kernel.kallsyms]  [k] ktime_get
+     3.00%  insmod   [kernel.kallsyms]  [k] memcpy
+     1.00%  insmod   [kernel.kallsyms]  [k] native_irq_return_iret
+
+X
+	done
+}
+
+run=$tmp/run
+fixture "$run"
+if "$tools/mkcsv" "$run" > "$run/results.csv" 2> "$tmp/err" &&
+	"$tools/mktable" "$run/results.csv" > "$run/table.txt" 2>> "$tmp/err"; then
+	pass "cover: mkcsv and mktable take the made-up run"
+else
+	fail "cover: mkcsv and mktable take the made-up run: $(cat "$tmp/err")"
+fi
+
+# ---- plots
+p=$run/plots
+if CSV2DAT=$tools/csv2dat "$render" "$run" > "$tmp/render.out" 2>&1; then
+	pass "plots: render.sh draws the made-up run"
+else
+	fail "plots: render.sh draws the made-up run: $(tail -n 5 "$tmp/render.out")"
+fi
+stems="ns-kvm ns-uml insns-icount ns-tcg ratios-kvm ratios-uml ratios-icount ratios-tcg ratios-all"
+for a in kvm uml icount tcg; do
+	stems="$stems sweep-$a-fprog1 sweep-$a-fprog2"
+done
+bad=""
+for s in $stems; do
+	is_svg "$p/$s.svg" || bad="$bad $s.svg"
+	is_png "$p/$s.png" || bad="$bad $s.png"
+done
+expect "plots: all 17 plots as non-trivial SVG and PNG${bad:+ (bad:$bad)}" test -z "$bad"
+expect "plots: nothing beyond the expected plots" \
+	test "$(find "$p" -name '*.svg' | wc -l)" = 17
+for a in kvm uml icount tcg; do
+	u=ns; [ $a = icount ] && u=insns
+	expect "plots: $u-$a title names accel=$a" grep -q "Classic BPF $u per call, accel=$a" "$p/$u-$a.svg"
+	expect "plots: ratios-$a title names accel=$a" grep -q "ratios of median $u per call, accel=$a" "$p/ratios-$a.svg"
+	expect "plots: sweep-$a-fprog1 title names accel=$a" grep -q "Working-set sweep, fprog1: $u per call vs distinct skbs, accel=$a" "$p/sweep-$a-fprog1.svg"
+done
+for s in ns-tcg ratios-tcg sweep-tcg-fprog1 sweep-tcg-fprog2; do
+	expect "plots: $s title says EMULATED (QEMU TCG), not hardware timing" \
+		grep -q "accel=tcg: EMULATED (QEMU TCG), not hardware timing" "$p/$s.svg"
+done
+expect "plots: tcg y axis says EMULATED ns" grep -q "EMULATED ns per call, accel=tcg (not hardware time)" "$p/ns-tcg.svg"
+expect "plots: ratios-all says it mixes accelerators, EMULATED among them" \
+	grep -q "MIXES accelerators: hardware ns, counted insns and EMULATED (QEMU TCG) ns, not hardware timing" "$p/ratios-all.svg"
+expect "plots: no hardware or icount plot claims EMULATED" \
+	sh -c "! grep -l EMULATED '$p'/ns-kvm.svg '$p'/ns-uml.svg '$p'/insns-icount.svg '$p'/sweep-kvm-fprog1.svg '$p'/ratios-kvm.svg"
+expect "plots: kvm title says hardware timing" grep -q "accel=kvm: hardware timing" "$p/ns-kvm.svg"
+expect "plots: icount title says counted, not time" \
+	grep -q "accel=icount: counted guest instructions (QEMU -icount), not time" "$p/insns-icount.svg"
+expect "plots: ns y axis with unit and accel" grep -q ">ns per call, accel=kvm<" "$p/ns-kvm.svg"
+expect "plots: insns y axis with unit and accel" \
+	grep -q ">guest instructions (insns) per call, accel=icount<" "$p/insns-icount.svg"
+expect "plots: sweep y axis with unit and accel" grep -q ">ns per call, accel=uml<" "$p/sweep-uml-fprog2.svg"
+expect "plots: sweep x axis is distinct skbs, log scale" \
+	grep -q "distinct skbs cycled through (working set, log scale)" "$p/sweep-kvm-fprog1.svg"
+expect "plots: ratio y axis names the ratio, unit and accel" \
+	grep -q "ratio of median insns per call (A/B = how many times cheaper B is), accel=icount" "$p/ratios-icount.svg"
+expect "plots: bar x axis names the cells" grep -q "cache-miss (10000 skbs)" "$p/ns-kvm.svg"
+expect "plots: spread is explained" grep -q "whiskers = min sample..mean+1 stddev" "$p/ns-kvm.svg"
+expect "plots: bars carry the medians (old fprog1 hit 60.000, min 57.000)" \
+	grep -q '^0.7000 60.000 57.000 ' "$p/ns-kvm.dat"
+expect "plots: uml has no jit bar" sh -c "! grep -q 'jit' '$p/ns-uml.gp'"
+expect "plots: uml ratios have no new/jit series" sh -c "! grep -q '^names.*new/jit' '$p/ratios-uml.gp'"
+expect "plots: ratios beside 2014 (2.400 ours, 2.900 2014)" \
+	sh -c "grep -q ' 2.400 ' '$p/ratios-kvm.dat' && grep -q ' 2.900 ' '$p/ratios-kvm.dat'"
+expect "plots: kvm sweep has 6 points per engine, 1 to 100000" \
+	sh -c "awk 'NF == 4 && !/^#/ { n++ } END { exit n != 24 }' '$p/sweep-kvm-fprog1.dat' && grep -q '^100000 ' '$p/sweep-kvm-fprog1.dat'"
+expect "plots: a run without a sweep says so and draws 2 points" \
+	sh -c "grep -q 'accel=uml fprog1: no working-set sweep' '$tmp/render.out' && grep -q 'NO SWEEP' '$p/sweep-uml-fprog1.svg'"
+expect "plots: a real sweep is not called NO SWEEP" sh -c "! grep -q 'NO SWEEP' '$p/sweep-kvm-fprog1.svg'"
+
+ci=$tmp/ci
+mkdir -p "$ci"
+awk -F, 'NR == 1 { print $0 ",ci_lo,ci_hi"; next }
+	{ print $0 "," (($12 + 0) * 0.9) "," (($12 + 0) * 1.1) }' "$run/results.csv" > "$ci/results.csv"
+if CSV2DAT=$tools/csv2dat "$render" "$ci" > "$tmp/ci.out" 2>&1; then
+	pass "plots: render.sh takes extra ci_lo,ci_hi columns"
+else
+	fail "plots: render.sh takes extra ci_lo,ci_hi columns: $(tail -n 5 "$tmp/ci.out")"
+fi
+expect "plots: whiskers are the CI when there is one" \
+	sh -c "grep -q '^0.7000 60.000 54.000 66.000 ' '$ci/plots/ns-kvm.dat' && grep -q 'whiskers = confidence interval' '$ci/plots/ns-kvm.svg'"
+expect "plots: render.sh fails on a directory without results.csv" \
+	sh -c "! CSV2DAT='$tools/csv2dat' '$render' '$tmp/nothing'"
+
+# ---- cover letter
+tree=$tmp/tree
+git init -q "$tree"
+git -C "$tree" config user.name "A. U. Thor"
+git -C "$tree" config user.email "author@example.org"
+echo base > "$tree/a.c"
+git -C "$tree" add a.c
+git -C "$tree" commit -q -m "base"
+git -C "$tree" tag pristine
+echo one >> "$tree/a.c"
+git -C "$tree" commit -q -am "bpf: revive the 3.14 classic BPF interpreter"
+echo two > "$tree/b.c"
+git -C "$tree" add b.c
+git -C "$tree" commit -q -m "bpf: export the interpreters to the bench module"
+cover=$tmp/cover.patch
+if SOURCE_DATE_EPOCH=1700000000 "$tools/mkcover" "$run" "$tree" "$cover" 2> "$tmp/err"; then
+	pass "cover: mkcover writes a cover letter"
+else
+	fail "cover: mkcover writes a cover letter: $(cat "$tmp/err")"
+fi
+expect "cover: format-patch first line" \
+	test "$(head -n 1 "$cover")" = "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001"
+expect "cover: From: the tree's committer, name quoted" grep -qx 'From: "A. U. Thor" <author@example.org>' "$cover"
+expect "cover: Date: from SOURCE_DATE_EPOCH" grep -qx 'Date: Tue, 14 Nov 2023 22:13:20 +0000' "$cover"
+expect "cover: subject [PATCH 0/2] for 2 commits" grep -q '^Subject: \[PATCH 0/2\] ' "$cover"
+missing=0
+while IFS= read -r line; do
+	[ -z "$line" ] && continue
+	grep -Fqx -- "$line" "$cover" || missing=$((missing + 1))
+done < "$run/table.txt"
+expect "cover: every line of table.txt, verbatim ($missing missing)" test "$missing" = 0
+expect "cover: ns/call table row" grep -q '^new BPF  *25.0  *55.0  *35.0  *80.0$' "$cover"
+expect "cover: insns/call table" grep -q 'accel=icount: guest instructions per call' "$cover"
+expect "cover: 2014 reference rows" \
+	sh -c "grep -q '^--x86_64-- 2014, commit bd4cf0ed331a' '$cover' && grep -q '^old BPF jit  *12  *34  *17  *44$' '$cover' && grep -q '^old BPF  *90  *101  *192  *202$' '$cover'"
+expect "cover: says the old interpreter is a baseline only" grep -q 'as a baseline' "$cover"
+expect "cover: machine: host cpu, Debian version, series" \
+	sh -c "grep -q '^  host cpu: Intel(R) Xeon(R) CPU E5-2690 v4 @ 2.60GHz$' '$cover' && grep -q 'Debian linux-source 6.1.192-3' '$cover' && grep -q '^  series:   def456def456$' '$cover'"
+expect "cover: every accelerator with kind, unit and config" \
+	sh -c "grep -q '^  accel=tcg: emulated, ns per call; guest cpu: QEMU Virtual CPU, version 2.5+' '$cover' && grep -q 'config abc123abc123' '$cover' && [ \$(grep -c '^  accel=[a-z]*: ' '$cover') = 4 ]"
+expect "cover: perf top 5 per engine" \
+	sh -c "grep -q '^  accel=kvm, bench-old-fprog2-tcp22-payload-skbs1:' '$cover' && grep -q '^  accel=kvm, bench-new-fprog2-tcp22-payload-skbs1:' '$cover' && grep -q '41.20% insmod \[kernel.kallsyms\] \[k\] old_run_filter' '$cover' && ! grep -q native_irq_return_iret '$cover'"
+expect "cover: shortlog of the series" \
+	sh -c "grep -q '^A. U. Thor (2):' '$cover' && grep -q 'bpf: revive the 3.14 classic BPF interpreter' '$cover' && ! grep -q '^ *base$' '$cover'"
+expect "cover: diffstat of the series" grep -q '^ 2 files changed, 2 insertions(+)$' "$cover"
+expect "cover: signature line" grep -qx -- '-- ' "$cover"
+if (cd "$tmp" && git mailinfo msg body < "$cover" > info) 2> "$tmp/err"; then
+	pass "cover: git mailinfo accepts it"
+else
+	fail "cover: git mailinfo accepts it: $(cat "$tmp/err")"
+fi
+expect "cover: mailinfo parses the subject" \
+	grep -qx "Subject: bpf: re-measure bd4cf0ed331a's classic BPF interpreter rework on 6.1" "$tmp/info"
+expect "cover: mailinfo parses the author" grep -qx "Author: A. U. Thor" "$tmp/info"
+expect "cover: mailinfo -k keeps [PATCH 0/2]" \
+	sh -c "cd '$tmp' && git mailinfo -k m2 b2 < '$cover' | grep -q '^Subject: \[PATCH 0/2\] '"
+expect "cover: mailinfo keeps the whole body as the message" \
+	sh -c "[ ! -s '$tmp/body' ] && grep -q '^old BPF jit  *12  *34' '$tmp/msg' && grep -q '2 files changed' '$tmp/msg'"
+
+rm -r "$run/kvm/perf"
+"$tools/mkcover" "$run" "$tree" "$tmp/noperf.patch" 2> /dev/null || true
+expect "cover: says when perf was not captured" grep -q '^perf: not captured in this run' "$tmp/noperf.patch"
+git -C "$tree" tag -f pristine HEAD > /dev/null 2>&1
+expect "cover: an empty series fails and leaves no file" \
+	sh -c "! '$tools/mkcover' '$run' '$tree' '$tmp/empty.patch' 2>/dev/null && [ ! -e '$tmp/empty.patch' ]"
+
+if [ -n "$keep" ]; then
+	mkdir -p "$keep"
+	cp -R "$run" "$keep/"
+	cp "$cover" "$keep/cover.patch"
+fi
