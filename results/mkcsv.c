@@ -31,7 +31,20 @@ static const char *const columns[] = {
 	"samples", "calls_per_sample", "min", "median", "mean", "stddev",
 	"unit", "verdict", "jited", "insns", "image_bytes", "cpu",
 	"clocksource", "kernel", "debian_version", "config_hash",
-	"series_hash",
+	"series_hash", "task_clock_ms", "cycles", "instructions", "branches",
+	"branch_misses", "cache_misses",
+};
+
+/* perf stat events and the columns they fill. */
+static const struct {
+	const char *event, *column;
+} perf_events[] = {
+	{ "task-clock", "task_clock_ms" },
+	{ "cycles", "cycles" },
+	{ "instructions", "instructions" },
+	{ "branches", "branches" },
+	{ "branch-misses", "branch_misses" },
+	{ "cache-misses", "cache_misses" },
 };
 
 #define NCOLS (sizeof(columns) / sizeof(columns[0]))
@@ -143,13 +156,64 @@ static void put_row(const struct kv *cell, const struct kv *acc,
 	putchar('\n');
 }
 
-static int emit_cells(const char *path, const struct kv *acc,
+/*
+ * The guest ran each timed cell under `perf stat -x,`, into
+ * <accel>/perf/<tag>-<engine>-<filter>-<packet>-skbs<N>.stat: lines of
+ * "value,unit,event,...".  A counter the CPU does not have reads
+ * "<not supported>"; keep that wording rather than a zero.
+ */
+static void read_perf_stat(const char *dir, struct kv *cell)
+{
+	char path[8192], line[512];
+	const char *tag = kv_get(cell, "tag"), *engine = kv_get(cell, "engine");
+	const char *filter = kv_get(cell, "filter"), *packet = kv_get(cell, "packet");
+	const char *skbs = kv_get(cell, "skbs");
+	size_t i;
+	FILE *f;
+
+	if (!tag || !engine || !filter || !packet || !skbs)
+		return;
+	snprintf(path, sizeof(path), "%s/perf/%s-%s-%s-%s-skbs%s.stat", dir,
+		 tag, engine, filter, packet, skbs);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *val = line, *unit, *event;
+
+		chomp(line);
+		unit = strchr(val, ',');
+		if (line[0] == '#' || !unit)
+			continue;
+		*unit++ = '\0';
+		event = strchr(unit, ',');
+		if (!event)
+			continue;
+		*event++ = '\0';
+		event[strcspn(event, ",:")] = '\0';
+		for (i = 0; i < sizeof(perf_events) / sizeof(perf_events[0]); i++) {
+			if (strcmp(event, perf_events[i].event))
+				continue;
+			if (val[0] == '<')
+				kv_set(cell, perf_events[i].column,
+				       strstr(val, "not supported") ?
+				       "not supported" : "not counted");
+			else
+				kv_set(cell, perf_events[i].column, val);
+		}
+	}
+	fclose(f);
+}
+
+static int emit_cells(const char *dir, const struct kv *acc,
 		      const struct kv *run)
 {
-	char line[2048];
+	char path[8192], line[2048];
 	int lineno = 0, bad = 0;
-	FILE *f = fopen(path, "r");
+	FILE *f;
 
+	snprintf(path, sizeof(path), "%s/cells.txt", dir);
+	f = fopen(path, "r");
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f)) {
@@ -165,6 +229,7 @@ static int emit_cells(const char *path, const struct kv *acc,
 			bad = 1;
 			continue;
 		}
+		read_perf_stat(dir, &cell);
 		put_row(&cell, acc, run);
 	}
 	fclose(f);
@@ -261,7 +326,7 @@ int main(int argc, char **argv)
 			snprintf(path, sizeof(path), "%s/%s/meta.txt", argv[1],
 				 ents[i]->d_name);
 			read_meta(path, &acc);
-			snprintf(path, sizeof(path), "%s/%s/cells.txt", argv[1],
+			snprintf(path, sizeof(path), "%s/%s", argv[1],
 				 ents[i]->d_name);
 			bad |= emit_cells(path, &acc, &run);
 			snprintf(path, sizeof(path), "%s/%s/test_bpf.txt",

@@ -41,6 +41,21 @@ for a in tcg icount; do
 	cell $a bench old fprog2 tcp22-payload 10000 202.000
 	cell $a crosscheck new fprog1 testbpf100 1 770.000
 done
+mkdir -p "$run/tcg/perf"
+cat > "$run/tcg/perf/bench-old-fprog2-tcp22-payload-skbs1.stat" <<'X'
+# started on Thu Dec  3 04:00:00 2026
+
+812.50,msec,task-clock,812500000,100.00,0.999,CPUs utilized
+<not supported>,,cycles,0,100.00,,
+<not supported>,,instructions,0,100.00,,
+<not supported>,,branches,0,100.00,,
+<not supported>,,branch-misses,0,100.00,,
+<not supported>,,cache-misses,0,100.00,,
+X
+sed 's/^<not supported>,,branches,0/1000000,,branches,800000000/; s/^<not supported>,,branch-misses,0/25000,,branch-misses,800000000/' \
+	"$run/tcg/perf/bench-old-fprog2-tcp22-payload-skbs1.stat" > "$run/icount/perf-new.stat"
+mkdir -p "$run/icount/perf"
+mv "$run/icount/perf-new.stat" "$run/icount/perf/bench-old-fprog2-tcp22-payload-skbs1.stat"
 echo "[    1.0] test_bpf: #33 tcpdump port 22 jited:0 735 741 748 PASS" > "$run/icount/test_bpf.txt"
 echo "[    1.1] test_bpf: #34 tcpdump complex jited:1 100 150 194 PASS" >> "$run/icount/test_bpf.txt"
 
@@ -51,7 +66,7 @@ else
 fi
 expect "csv has header + 20 rows" test "$(wc -l < "$run/results.csv")" = 21
 expect "csv header names accel, cpu, kernel, config" \
-	grep -q '^run_id,accel,kind,.*,unit,.*,cpu,clocksource,kernel,debian_version,config_hash,series_hash$' "$run/results.csv"
+	grep -q '^run_id,accel,kind,.*,unit,.*,cpu,clocksource,kernel,debian_version,config_hash,series_hash,task_clock_ms,cycles,instructions,branches,branch_misses,cache_misses$' "$run/results.csv"
 expect "csv quotes a cpu model with a comma" grep -q ',"QEMU Virtual CPU, version 2.5+",' "$run/results.csv"
 expect "csv row carries accel, unit and config" \
 	grep -q '^test,icount,counted,bench,new,fprog1,tcp22-payload,1,21,4096,31.250,31.250,31.250,0.500,insns,262144,0,30,0,' "$run/results.csv"
@@ -60,6 +75,14 @@ expect "csv takes test_bpf's 100-byte figure" \
 expect "csv maps jited:1 to engine jit" grep -q ',test_bpf,jit,testbpf34,testbpf100,.*,194,194,194,' "$run/results.csv"
 
 "$tools/mktable" "$run/results.csv" > "$run/table.txt"
+expect "csv: perf stat task-clock and 'not supported' counters" \
+	grep -q '^test,tcg,emulated,bench,old,fprog2,.*,812.50,not supported,not supported,not supported,not supported,not supported$' "$run/results.csv"
+expect "csv: perf stat counted branches" \
+	grep -q '^test,icount,counted,bench,old,fprog2,.*,812.50,not supported,not supported,1000000,25000,not supported$' "$run/results.csv"
+expect "table: perf section says not supported, never 0" \
+	sh -c "grep -A2 'perf stat, accel=tcg' '$run/table.txt' | grep -q '^old BPF  *812.50  *not supported  *not supported  *not supported  *not supported  *-$'"
+expect "table: perf section branch-miss rate" \
+	sh -c "grep -A2 'perf stat, accel=icount' '$run/table.txt' | grep -q '^old BPF .* 1000000  *25000  *2.50%$'"
 expect "table: icount (counted) comes before tcg (emulated)" \
 	sh -c "grep -n 'accel=icount' '$run/table.txt' | cut -d: -f1 | { read -r i; grep -n 'accel=tcg' '$run/table.txt' | cut -d: -f1 | { read -r t; [ \$i -lt \$t ]; }; }"
 expect "table: tcg is marked emulated" grep -q 'accel=tcg: EMULATED timing' "$run/table.txt"

@@ -6,7 +6,9 @@
 # Tunables from the kernel command line (bench.KEY=VALUE):
 #   BENCH_ENGINES  engines in row order      (default: every engine built in)
 #   BENCH_FILTERS  filters                   (default: fprog1,fprog2)
-#   BENCH_SKBS     distinct skbs per column  (default: 1,10000)
+#   BENCH_SKBS     distinct skbs per cell    (default: 1,10,100,1000,10000,100000:
+#                  the table's cache-hit/miss columns are 1 and 10000, the
+#                  rest is the working-set sweep plotted by make plots)
 #   BENCH_SAMPLES, BENCH_SAMPLE_US           (default: the module's)
 #   BENCH_PERF     0 to skip perf stat/record (default: on where perf is)
 #   BENCH_SECCOMP_CALLS, BENCH_SECCOMP_RUNS  syscalls per run and runs per
@@ -28,7 +30,7 @@ if [ -n "${BENCH_SAMPLE_US:-}" ]; then set_knob sample_us "$BENCH_SAMPLE_US"; fi
 
 engines=$(echo "${BENCH_ENGINES:-$(cat "$KNOBS/engines")}" | tr ',' ' ')
 filters=$(echo "${BENCH_FILTERS:-fprog1,fprog2}" | tr ',' ' ')
-skbs_list=$(echo "${BENCH_SKBS:-1,10000}" | tr ',' ' ')
+skbs_list=$(echo "${BENCH_SKBS:-1,10,100,1000,10000,100000}" | tr ',' ' ')
 packet=tcp22-payload
 
 total=0

@@ -92,7 +92,8 @@ for i in 1 2; do
 	printf 'run_id=check-%s\nkernel=6.1\ndebian_version=check\nconfig_hash=check\nseries_hash=check\n' "$i" > "$d/run.txt"
 	printf 'accel=icount\nunit=insns\nkind=counted\n' > "$d/icount/host.txt"
 	t "icount: bench plan run $i" env TIMEOUT=900 "$here/run-guest.sh" icount bench "$d/icount" \
-		"$(kernel_of icount)" "$(initrd_of icount)" bench.samples=3 bench.sample_us=2000
+		"$(kernel_of icount)" "$(initrd_of icount)" bench.samples=3 bench.sample_us=2000 \
+		bench.skbs=1,10000 bench.perf=0 bench.seccomp_calls=20000 bench.seccomp_runs=3
 	t "icount: run $i results parse" sh -c "'$build/tools/mkcsv' '$d' > '$d/results.csv'"
 done
 t "icount: two runs agree within 1% on every cell" \
