@@ -29,7 +29,7 @@ EXTRA_um        :=
 RUN   ?= $(TOP)/results/latest
 COVER ?= $(TOP)/kernel-patches/0000-cover-letter.patch
 
-export ACCEL BENCH_ARGS
+export ACCEL BENCH_ARGS REPEAT
 
 .PHONY: all bench check deps-bench deps-check tree kernel module tools filters \
 	initramfs export-patches reset-tree clean plots cover-letter \
@@ -100,6 +100,7 @@ $(BUILD)/perf.cpio.gz: bench/host/mkperfcpio.sh | kernel-x86_64
 
 bench: initramfs
 	@$(TOP)/bench/host/run-bench.sh $(TOP) $(BUILD)
+	@$(TOP)/plots/render.sh $(TOP)/results/latest
 
 plots: tools
 	@$(TOP)/plots/render.sh $(RUN)

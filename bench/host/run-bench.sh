@@ -59,23 +59,59 @@ done
 	echo "accels=$accel"
 } > "$dir/run.txt"
 
-for a in $accel; do
-	accel_kind "$a" > /dev/null || { echo "[bench] unknown accelerator '$a' (know: $ACCELS)" >&2; exit 2; }
-	f=$(accel_flavour "$a")
-	mkdir -p "$dir/$a"
+# run_plan DIR ACCEL: one boot of the bench plan into DIR/ACCEL.
+run_plan() {
+	f=$(accel_flavour "$2")
+	mkdir -p "$1/$2"
 	{
-		echo "accel=$a"
-		echo "unit=$(accel_unit "$a")"
-		echo "kind=$(accel_kind "$a")"
+		echo "accel=$2"
+		echo "unit=$(accel_unit "$2")"
+		echo "kind=$(accel_kind "$2")"
 		echo "flavour=$f"
 		echo "config_hash=$(sha1sum < "$build/obj-$f/.config" | cut -c1-12)"
-	} > "$dir/$a/host.txt"
+	} > "$1/$2/host.txt"
 	# shellcheck disable=SC2086
-	"$here/run-guest.sh" "$a" bench "$dir/$a" "$(kernel_of "$a")" "$(initrd_of "$a")" ${BENCH_ARGS:-}
-done
+	"$here/run-guest.sh" "$2" bench "$1/$2" "$(kernel_of "$2")" "$(initrd_of "$2")" ${BENCH_ARGS:-}
+}
 
+repeat=${REPEAT:-1}
+case "$repeat" in '' | *[!0-9]* | 0) echo "[bench] REPEAT must be a positive number" >&2; exit 2 ;; esac
+for a in $accel; do
+	accel_kind "$a" > /dev/null || { echo "[bench] unknown accelerator '$a' (know: $ACCELS)" >&2; exit 2; }
+done
+for a in $accel; do
+	run_plan "$dir" "$a"
+done
 "$build/tools/mkcsv" "$dir" > "$dir/results.csv"
 "$build/tools/mktable" "$dir/results.csv" > "$dir/table.txt"
+
+# REPEAT=n: n-1 more boots of every accelerator, each compared cell by cell
+# with the first (run-to-run spread of the medians).
+i=2
+while [ "$i" -le "$repeat" ]; do
+	rep=$dir/repeat-$i
+	mkdir -p "$rep"
+	cp "$dir/run.txt" "$rep/run.txt"
+	for a in $accel; do
+		echo "[bench] repeat $i/$repeat: $a"
+		run_plan "$rep" "$a"
+	done
+	"$build/tools/mkcsv" "$rep" > "$rep/results.csv"
+	{
+		echo "== repeat $i vs the first run: median per cell, relative difference"
+		"$build/tools/cmpruns" "$dir/results.csv" "$rep/results.csv" "${SPREAD_LIMIT:-5}" || true
+		echo
+	} >> "$dir/spread.txt"
+	i=$((i + 1))
+done
+if [ "$repeat" -gt 1 ]; then
+	{
+		echo "run-to-run spread over $repeat boots (results/$run_id/spread.txt):"
+		grep 'cells compared' "$dir/spread.txt"
+		echo
+	} >> "$dir/table.txt"
+fi
+
 ln -sfn "$run_id" "$top/results/latest"
 echo "[bench] results in results/$run_id (results.csv, table.txt)"
 echo
