@@ -7,7 +7,7 @@
 set -eu
 
 /bin/busybox --install -s /bin
-export PATH=/bin:/sbin
+export PATH=/bin:/sbin:/usr/bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null || true

@@ -64,12 +64,18 @@ seccomp_cell() {
 		i=$((i + 1))
 	done
 	jited=0; [ "$engine" = jit ] && jited=1
+	# busybox awk has no sqrt(): Newton's method.
 	sort -n /tmp/seccomp.runs | awk -v e="$engine" -v f="$filter" -v c="$calls" -v j="$jited" '
+		function root(x,  r, i) {
+			if (x <= 0) return 0
+			for (r = x; i < 100; i++) r = (r + x / r) / 2
+			return r
+		}
 		{ v[NR] = $1; s += $1; ss += $1 * $1 }
 		END {
 			m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 			mean = s / NR
-			sd = NR > 1 ? sqrt((ss - NR * mean * mean) / (NR - 1)) : 0
+			sd = NR > 1 ? root((ss - NR * mean * mean) / (NR - 1)) : 0
 			printf "tag=seccomp filter=%s packet=nr199 engine=%s skbs=1 samples=%d calls_per_sample=%d min=%.3f median=%.3f mean=%.3f stddev=%.3f verdict=ALLOW jited=%d insns=0 image_bytes=0 clock=monotonic\n",
 				f, e, NR, c, v[1], m, mean, sd, j
 		}'
