@@ -3,6 +3,7 @@
 #   accel_flavour ACCEL   which kernel build it boots (x86_64 or um)
 #   accel_unit ACCEL      unit of the per-call figures
 #   accel_kind ACCEL      hardware | counted | emulated
+#   accel_plan_args ACCEL plan options it defaults to (BENCH_ARGS override)
 #   flavour_kernel BUILD FLAVOUR   the kernel image a flavour boots
 #   accel_boot ACCEL KERNEL INITRD DISK CMDLINE
 #                         run the guest in the foreground, console on stdout
@@ -25,6 +26,16 @@ flavour_kernel() {
 	x86_64) echo "$1/obj-x86_64/arch/x86/boot/bzImage" ;;
 	um) echo "$1/obj-um/linux" ;;
 	*) return 1 ;;
+	esac
+}
+
+# icount counts instructions: the same on every sample, 5 are plenty.
+# tcg timings are emulation artefacts: no point in long runs.
+accel_plan_args() {
+	case "$1" in
+	icount) echo "bench.samples=5 bench.sample_us=5000" ;;
+	tcg) echo "bench.samples=7 bench.sample_us=10000" ;;
+	*) echo "" ;;
 	esac
 }
 

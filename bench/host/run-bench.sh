@@ -70,8 +70,10 @@ run_plan() {
 		echo "flavour=$f"
 		echo "config_hash=$(sha1sum < "$build/obj-$f/.config" | cut -c1-12)"
 	} > "$1/$2/host.txt"
-	# shellcheck disable=SC2086
-	"$here/run-guest.sh" "$2" bench "$1/$2" "$(kernel_of "$2")" "$(initrd_of "$2")" ${BENCH_ARGS:-}
+	# Both lists are split into kernel arguments on purpose.
+	# shellcheck disable=SC2046,SC2086
+	"$here/run-guest.sh" "$2" bench "$1/$2" "$(kernel_of "$2")" "$(initrd_of "$2")" \
+		$(accel_plan_args "$2") ${BENCH_ARGS:-}
 }
 
 repeat=${REPEAT:-1}
