@@ -32,7 +32,7 @@ static const char *const columns[] = {
 	"unit", "verdict", "jited", "insns", "image_bytes", "cpu",
 	"clocksource", "kernel", "debian_version", "config_hash",
 	"series_hash", "task_clock_ms", "cycles", "instructions", "branches",
-	"branch_misses", "cache_misses",
+	"branch_misses", "cache_misses", "flavour",
 };
 
 /* perf stat events and the columns they fill. */
@@ -324,6 +324,10 @@ int main(int argc, char **argv)
 			 ents[i]->d_name);
 		if (ents[i]->d_name[0] != '.' && !read_meta(path, &acc)) {
 			snprintf(path, sizeof(path), "%s/%s/meta.txt", argv[1],
+				 ents[i]->d_name);
+			read_meta(path, &acc);
+			/* what the host knows (e.g. the real CPU under UML) wins */
+			snprintf(path, sizeof(path), "%s/%s/host.txt", argv[1],
 				 ents[i]->d_name);
 			read_meta(path, &acc);
 			snprintf(path, sizeof(path), "%s/%s", argv[1],

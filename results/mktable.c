@@ -156,7 +156,9 @@ static void table(const char *accel, const char *what)
 	for (i = 0; i < csv.nrows && !any; i++)
 		if (!strcmp(get(&csv.rows[i], "accel"), accel))
 			any = &csv.rows[i];
-	printf("--x86_64-- accel=%s: %s\n", accel, what);
+	printf("--%s-- accel=%s: %s\n",
+	       !strcmp(get(any, "flavour"), "um") ? "um (User-mode Linux on an x86_64 host)" :
+	       "x86_64", accel, what);
 	printf("unit: %s per call, median of %s samples; smaller is better\n",
 	       get(any, "unit"), get(any, "samples"));
 	printf("cpu: %s; clocksource: %s\n", get(any, "cpu"), get(any, "clocksource"));
@@ -170,6 +172,11 @@ static void table(const char *accel, const char *what)
 		for (c = 0; c < 4; c++)
 			have |= !!find(accel, "bench", engines[e].engine,
 				       colfilter[c], colskbs[c]);
+		if (!have && !strcmp(engines[e].engine, "jit") &&
+		    !strcmp(get(any, "flavour"), "um")) {
+			printf("%-14s n/a (no JIT on um)\n", engines[e].label);
+			continue;
+		}
 		if (!have)
 			continue;
 		printf("%-14s", engines[e].label);

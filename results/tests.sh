@@ -66,7 +66,7 @@ else
 fi
 expect "csv has header + 20 rows" test "$(wc -l < "$run/results.csv")" = 21
 expect "csv header names accel, cpu, kernel, config" \
-	grep -q '^run_id,accel,kind,.*,unit,.*,cpu,clocksource,kernel,debian_version,config_hash,series_hash,task_clock_ms,cycles,instructions,branches,branch_misses,cache_misses$' "$run/results.csv"
+	grep -q '^run_id,accel,kind,.*,unit,.*,cpu,clocksource,kernel,debian_version,config_hash,series_hash,task_clock_ms,cycles,instructions,branches,branch_misses,cache_misses,flavour$' "$run/results.csv"
 expect "csv quotes a cpu model with a comma" grep -q ',"QEMU Virtual CPU, version 2.5+",' "$run/results.csv"
 expect "csv row carries accel, unit and config" \
 	grep -q '^test,icount,counted,bench,new,fprog1,tcp22-payload,1,21,4096,31.250,31.250,31.250,0.500,insns,262144,0,30,0,' "$run/results.csv"
@@ -76,9 +76,9 @@ expect "csv maps jited:1 to engine jit" grep -q ',test_bpf,jit,testbpf34,testbpf
 
 "$tools/mktable" "$run/results.csv" > "$run/table.txt"
 expect "csv: perf stat task-clock and 'not supported' counters" \
-	grep -q '^test,tcg,emulated,bench,old,fprog2,.*,812.50,not supported,not supported,not supported,not supported,not supported$' "$run/results.csv"
+	grep -q '^test,tcg,emulated,bench,old,fprog2,.*,812.50,not supported,not supported,not supported,not supported,not supported,$' "$run/results.csv"
 expect "csv: perf stat counted branches" \
-	grep -q '^test,icount,counted,bench,old,fprog2,.*,812.50,not supported,not supported,1000000,25000,not supported$' "$run/results.csv"
+	grep -q '^test,icount,counted,bench,old,fprog2,.*,812.50,not supported,not supported,1000000,25000,not supported,$' "$run/results.csv"
 expect "table: perf section says not supported, never 0" \
 	sh -c "grep -A2 'perf stat, accel=tcg' '$run/table.txt' | grep -q '^old BPF  *812.50  *not supported  *not supported  *not supported  *not supported  *-$'"
 expect "table: perf section branch-miss rate" \

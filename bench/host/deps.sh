@@ -10,7 +10,7 @@ common="linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev
 	linux-perf libseccomp-dev gnuplot-nox"
 case "${1:-bench}" in
 bench) want="$common" ;;
-check) want="$common shellcheck" ;;
+check) want="$common shellcheck libpcap-dev" ;;
 *) echo "usage: $0 bench|check" >&2; exit 2 ;;
 esac
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Pack the guest: busybox, /init and the plans, the static guest tools (knob,
-# seccomp-bench), the bench module (and lib/test_bpf.ko when built), the
+# seccomp-bench, bpfdiff), the bench module (and lib/test_bpf.ko when built), the
 # filters, the packets and the seccomp filters.
 # Uses the kernel's own usr/gen_init_cpio so that /dev/console exists
 # without root.
@@ -23,7 +23,8 @@ trap 'rm -f "$list"' EXIT
 	echo "nod /dev/console 0600 0 0 c 5 1"
 	echo "nod /dev/null 0666 0 0 c 1 3"
 	for d in /bin /sbin /proc /sys /out /tmp /bench /bench/modules \
-		/bench/filters /bench/filters/packets /bench/filters/seccomp; do
+		/bench/filters /bench/filters/packets /bench/filters/seccomp \
+		/bench/filters/diff; do
 		echo "dir $d 0755 0 0"
 	done
 	echo "file /bin/busybox $busybox 0755 0 0"
@@ -31,6 +32,7 @@ trap 'rm -f "$list"' EXIT
 	echo "file /init $top/bench/guest/init.sh 0755 0 0"
 	echo "file /bench/knob $tools/knob 0755 0 0"
 	echo "file /bench/seccomp-bench $tools/seccomp-bench 0755 0 0"
+	echo "file /bench/bpfdiff $tools/bpfdiff 0755 0 0"
 	echo "file /bench/lib.sh $top/bench/guest/lib.sh 0644 0 0"
 	echo "file /bench/seccomp.sh $top/bench/guest/seccomp.sh 0644 0 0"
 	for p in "$top"/bench/guest/plan-*.sh; do
@@ -48,6 +50,9 @@ trap 'rm -f "$list"' EXIT
 	done
 	for f in "$top"/filters/seccomp/*.bpf "$top"/filters/seccomp/verdicts.txt; do
 		echo "file /bench/filters/seccomp/$(basename "$f") $f 0644 0 0"
+	done
+	for f in "$top"/filters/diff/programs.dd "$top"/filters/diff/packets.txt; do
+		echo "file /bench/filters/diff/$(basename "$f") $f 0644 0 0"
 	done
 } > "$list"
 "$gen" "$list" | gzip -n -9 > "$out.tmp"

@@ -69,6 +69,10 @@ run_plan() {
 		echo "kind=$(accel_kind "$2")"
 		echo "flavour=$f"
 		echo "config_hash=$(sha1sum < "$build/obj-$f/.config" | cut -c1-12)"
+		# UML runs on the host CPU but its /proc/cpuinfo does not say which.
+		if [ "$f" = um ]; then
+			echo "cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) (host)"
+		fi
 	} > "$1/$2/host.txt"
 	# Both lists are split into kernel arguments on purpose.
 	# shellcheck disable=SC2046,SC2086

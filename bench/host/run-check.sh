@@ -48,6 +48,7 @@ make -s tools > "$out" 2>&1 || { cat "$out"; echo "FAIL: host: build tools" | te
 "$top/results/tests-cover.sh" "$build/tools" | collect
 make -s -C filters check 2>&1 | collect
 make -s -C filters/seccomp check 2>&1 | collect
+make -s -C filters/diff check 2>&1 | collect
 
 stage "2/5 build: tree, kernel, module, initramfs (a clean kernel build takes 6-9 min)"
 rc=$build/check.rc
@@ -84,6 +85,14 @@ for a in $accels; do
 		echo "FAIL: guest($a): check plan ran to the end" | tee -a "$log"
 	fi
 	sed "s/^\(PASS\|FAIL\): guest:/\1: guest($a):/" "$build/check-$a/tests.txt" 2>/dev/null | collect
+	# The engines' verdicts on the tcpdump corpus against libpcap's bpf_filter().
+	if [ -f "$build/check-$a/diff-tcpdump.txt" ]; then
+		"$build/diff/pcapdiff" filters/diff/programs.dd filters/diff/packets.txt \
+			"$build/check-$a/diff-tcpdump.txt" "$a" > "$build/check-$a/pcapdiff.txt" 2>&1 || true
+		collect < "$build/check-$a/pcapdiff.txt"
+	else
+		echo "FAIL: host($a): the guest wrote diff-tcpdump.txt for the libpcap comparison" | tee -a "$log"
+	fi
 done
 
 stage "4/5 icount: the bench plan twice, instruction counts must agree"
