@@ -82,12 +82,18 @@ $(TOOLS)/seccomp-bench: bench/guest/seccomp-bench.c
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -static -o $@ $<
 
+$(TOOLS)/bpfdiff: bench/guest/bpfdiff.c
+	@mkdir -p $(TOOLS)
+	$(CC) $(HOSTCFLAGS) -static -o $@ $<
+
 tools: deps-bench $(TOOLS)/knob $(TOOLS)/mkcsv $(TOOLS)/mktable $(TOOLS)/cmpruns \
-	$(TOOLS)/crosscheck $(TOOLS)/mkcover $(TOOLS)/csv2dat $(TOOLS)/seccomp-bench
+	$(TOOLS)/crosscheck $(TOOLS)/mkcover $(TOOLS)/csv2dat $(TOOLS)/seccomp-bench \
+	$(TOOLS)/bpfdiff
 
 filters: deps-bench
 	@$(MAKE) -s -C filters
 	@$(MAKE) -s -C filters/seccomp
+	@$(MAKE) -s -C filters/diff
 
 .SECONDEXPANSION:
 $(addprefix initramfs-,$(FLAVOURS)): initramfs-%: module-% tools filters $$(EXTRA_$$*)

@@ -55,6 +55,15 @@
 
 struct bench_run;
 
+/* Indices into bench_engines[]. */
+enum {
+	BENCH_ENGINE_BASELINE,
+	BENCH_ENGINE_OLD,
+	BENCH_ENGINE_NEW,
+	BENCH_ENGINE_JIT,
+	BENCH_NR_ENGINES
+};
+
 /**
  * struct bench_engine - one way of running a classic BPF program
  * @name: what the engine knob takes and shows
@@ -64,6 +73,8 @@ struct bench_run;
  * @destroy: undo @prepare (may be NULL)
  * @loop: make @n calls cycling through the run's skbs; returns how many
  *	calls returned something else than the run's @expect
+ * @call: one call of what @prepare built (for the eval knob; NULL for
+ *	baseline, which runs no program)
  *
  * An engine that is not built in has a NULL @loop.
  */
@@ -73,6 +84,7 @@ struct bench_engine {
 	int (*prepare)(struct bench_run *r);
 	void (*destroy)(struct bench_run *r);
 	u64 (*loop)(struct bench_run *r, u64 n);
+	u32 (*call)(const void *arg, const struct sk_buff *skb);
 };
 
 /* One run of the configured cell. */
@@ -115,6 +127,7 @@ static struct {
 	u32 prog_len;
 	u8 packet[ETH_FRAME_LEN];
 	u32 packet_len;
+	u32 headlen;			/* 0: all linear */
 	const struct bench_engine *engine;
 	u32 skbs;
 	u32 samples;
@@ -123,6 +136,10 @@ static struct {
 	bool expect_set;
 	bool result_valid;
 	struct bench_result result;
+	/* eval: each engine's program, built at the first eval after a prog write */
+	struct bench_run eval_run[BENCH_NR_ENGINES];
+	int eval_err[BENCH_NR_ENGINES];
+	bool eval_built[BENCH_NR_ENGINES];
 	struct dentry *dir;
 } bench;
 
@@ -254,10 +271,12 @@ static int bench_new_prepare(struct bench_run *r)
 	return bench_prog_prepare(r, false);
 }
 
+#if IS_ENABLED(CONFIG_BPF_JIT)
 static int bench_jit_prepare(struct bench_run *r)
 {
 	return bench_prog_prepare(r, true);
 }
+#endif
 
 static void bench_prog_destroy(struct bench_run *r)
 {
@@ -317,48 +336,72 @@ static u64 bench_old_loop(struct bench_run *r, u64 n)
 #endif
 
 static const struct bench_engine bench_engines[] = {
-	{
+	[BENCH_ENGINE_BASELINE] = {
 		.name = "baseline",
 		.prepare = bench_baseline_prepare,
 		.loop = bench_baseline_loop,
-	}, {
+	},
+	[BENCH_ENGINE_OLD] = {
 		.name = "old",
 		.needs = "CONFIG_BPF_CLASSIC_INTERP=y",
 #if IS_ENABLED(CONFIG_BPF_CLASSIC_INTERP)
 		.prepare = bench_old_prepare,
 		.destroy = bench_old_destroy,
 		.loop = bench_old_loop,
+		.call = bench_old_call,
 #endif
-	}, {
+	},
+	[BENCH_ENGINE_NEW] = {
 		.name = "new",
 		.needs = "CONFIG_BPF_JIT_ALWAYS_ON unset",
 #if !IS_ENABLED(CONFIG_BPF_JIT_ALWAYS_ON)
 		.prepare = bench_new_prepare,
 		.destroy = bench_prog_destroy,
 		.loop = bench_prog_loop,
+		.call = bench_prog_call,
 #endif
-	}, {
+	},
+	[BENCH_ENGINE_JIT] = {
 		.name = "jit",
 		.needs = "CONFIG_BPF_JIT=y",
 #if IS_ENABLED(CONFIG_BPF_JIT)
 		.prepare = bench_jit_prepare,
 		.destroy = bench_prog_destroy,
 		.loop = bench_prog_loop,
+		.call = bench_prog_call,
 #endif
 	},
 };
 
-/* A frame as AF_PACKET filters see it: data at the Ethernet header. */
-static struct sk_buff *bench_build_skb(const u8 *frame, u32 len)
+static_assert(ARRAY_SIZE(bench_engines) == BENCH_NR_ENGINES);
+
+/*
+ * A frame as AF_PACKET filters see it: data at the Ethernet header.  With
+ * @headlen (0 < @headlen < @len) only the first @headlen bytes are in the
+ * linear area and the rest is in one page fragment, as a driver that
+ * receives into pages builds it.
+ */
+static struct sk_buff *bench_build_skb(const u8 *frame, u32 len, u32 headlen)
 {
+	u32 lin = headlen && headlen < len ? headlen : len;
 	struct sk_buff *skb;
+	struct page *page;
 	u16 proto;
 
-	skb = alloc_skb(NET_SKB_PAD + NET_IP_ALIGN + len, GFP_KERNEL);
+	skb = alloc_skb(NET_SKB_PAD + NET_IP_ALIGN + lin, GFP_KERNEL);
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, NET_SKB_PAD + NET_IP_ALIGN);
-	skb_put_data(skb, frame, len);
+	skb_put_data(skb, frame, lin);
+	if (lin < len) {
+		page = alloc_page(GFP_KERNEL);
+		if (!page) {
+			kfree_skb(skb);
+			return NULL;
+		}
+		memcpy(page_address(page), frame + lin, len - lin);
+		skb_add_rx_frag(skb, 0, page, 0, len - lin, PAGE_SIZE);
+	}
 	skb_reset_mac_header(skb);
 	skb_set_network_header(skb, ETH_HLEN);
 	proto = get_unaligned_be16(frame + 12);
@@ -469,7 +512,8 @@ static int bench_run_cell(void)
 		goto out;
 	}
 	for (i = 0; i < r.nr_skbs; i++) {
-		r.skbs[i] = bench_build_skb(bench.packet, bench.packet_len);
+		r.skbs[i] = bench_build_skb(bench.packet, bench.packet_len,
+					    bench.headlen);
 		if (!r.skbs[i]) {
 			pr_warn("run: out of memory at skb %u of %u\n",
 				i, r.nr_skbs);
@@ -541,6 +585,21 @@ out:
 	return err;
 }
 
+/* Forget the programs eval built: the program changed or we unload. */
+static void bench_eval_reset(void)
+{
+	const struct bench_engine *e;
+	size_t i;
+
+	lockdep_assert_held(&bench_lock);
+	for (i = 0; i < ARRAY_SIZE(bench_engines); i++) {
+		e = &bench_engines[i];
+		if (bench.eval_built[i] && !bench.eval_err[i] && e->destroy)
+			e->destroy(&bench.eval_run[i]);
+		bench.eval_built[i] = false;
+	}
+}
+
 /* The debugfs knobs. */
 
 /**
@@ -559,7 +618,7 @@ struct bench_knob {
 	const char *name;
 	umode_t mode;
 	size_t max_len;
-	void (*show)(const struct bench_knob *k, struct seq_file *m);
+	int (*show)(const struct bench_knob *k, struct seq_file *m);
 	int (*store)(const struct bench_knob *k, char *buf);
 	u32 *val;
 	u32 min;
@@ -620,10 +679,82 @@ syntax:
 	return -EINVAL;
 }
 
+/* eval's program for engine new is the one the prog check built. */
+static void bench_eval_adopt_new(struct bpf_prog *prog)
+{
+	struct bench_run *r = &bench.eval_run[BENCH_ENGINE_NEW];
+
+	lockdep_assert_held(&bench_lock);
+	if (!bench_engines[BENCH_ENGINE_NEW].loop) {
+		bpf_prog_destroy(prog);
+		return;
+	}
+	*r = (struct bench_run){
+		.engine = &bench_engines[BENCH_ENGINE_NEW],
+		.prog = prog,
+		.arg = prog,
+		.len = prog->len,
+	};
+	bench.eval_err[BENCH_ENGINE_NEW] = 0;
+	bench.eval_built[BENCH_ENGINE_NEW] = true;
+}
+
+/*
+ * 0 if at least one built-in engine's checker accepts the program, else
+ * -EINVAL (or -ENOMEM).  6.1's checker is bpf_prog_create(), the one of
+ * new and jit; 3.14's is sk_chk_filter(), which rewrites its input, so
+ * it checks a copy.  The interpreted program 6.1 built, which is what
+ * engine new runs, is handed back in *@newp (else NULL) for eval: every
+ * program freed costs a deferred vfree(), slow under UML.
+ */
+static int bench_check_prog(struct sock_filter *insns, u32 len,
+			    struct bpf_prog **newp)
+{
+	int err_new = -EOPNOTSUPP, err_old = -EOPNOTSUPP;
+	struct bpf_prog *prog;
+
+	*newp = NULL;
+
+	if (bench_engines[BENCH_ENGINE_NEW].loop ||
+	    bench_engines[BENCH_ENGINE_JIT].loop) {
+		err_new = bench_prog_create(insns, len,
+					    IS_ENABLED(CONFIG_BPF_JIT_ALWAYS_ON),
+					    &prog);
+		if (!err_new) {
+			/* What engine new runs: eval keeps it. */
+			if (!IS_ENABLED(CONFIG_BPF_JIT_ALWAYS_ON) && !prog->jited)
+				*newp = prog;
+			else
+				bpf_prog_destroy(prog);
+			return 0;
+		}
+		if (err_new == -ENOMEM)
+			return err_new;
+	}
+#if IS_ENABLED(CONFIG_BPF_CLASSIC_INTERP)
+	{
+		struct sock_filter *copy;
+
+		copy = kmemdup(insns, len * sizeof(*insns), GFP_KERNEL);
+		if (!copy)
+			return -ENOMEM;
+		err_old = sk_chk_filter(copy, len);
+		kfree(copy);
+		if (!err_old)
+			return 0;
+		if (err_old == -ENOMEM)
+			return err_old;
+	}
+#endif
+	pr_warn("prog: %u instructions rejected by every engine's classic checker: 6.1 bpf_prog_create() = %d, 3.14 sk_chk_filter() = %d (-%d: not built in)\n",
+		len, err_new, err_old, EOPNOTSUPP);
+	return -EINVAL;
+}
+
 static int bench_store_prog(const struct bench_knob *k, char *buf)
 {
 	struct sock_filter *insns;
-	struct bpf_prog *prog;
+	struct bpf_prog *newp;
 	u32 line = 0, len = 0;
 	char *p;
 	int err;
@@ -654,16 +785,20 @@ static int bench_store_prog(const struct bench_knob *k, char *buf)
 		goto err;
 	}
 
-	/* The kernel's classic checker, as the engines will run it. */
-	err = bench_prog_create(insns, len,
-				IS_ENABLED(CONFIG_BPF_JIT_ALWAYS_ON), &prog);
-	if (err) {
-		pr_warn("prog: %u instructions rejected by the classic BPF checker: bpf_prog_create() = %d\n",
-			len, err);
+	/*
+	 * The kernel's classic checkers, as the engines will run them: the
+	 * program is taken if at least one built-in engine accepts it (3.14
+	 * takes shifts by K >= 32, which 6.1 rejects; 6.1 takes ancillary
+	 * loads 3.14 did not know).  A run on an engine that rejects it
+	 * fails with that checker's errno.
+	 */
+	err = bench_check_prog(insns, len, &newp);
+	if (err)
 		goto err;
-	}
-	bpf_prog_destroy(prog);
 
+	bench_eval_reset();
+	if (newp)
+		bench_eval_adopt_new(newp);
 	kvfree(bench.prog);
 	bench.prog = insns;
 	bench.prog_len = len;
@@ -673,7 +808,7 @@ err:
 	return err;
 }
 
-static void bench_show_prog(const struct bench_knob *k, struct seq_file *m)
+static int bench_show_prog(const struct bench_knob *k, struct seq_file *m)
 {
 	const struct sock_filter *f;
 	u32 i;
@@ -683,6 +818,7 @@ static void bench_show_prog(const struct bench_knob *k, struct seq_file *m)
 		seq_printf(m, "{ 0x%x, %u, %u, 0x%08x },\n",
 			   f->code, f->jt, f->jf, f->k);
 	}
+	return 0;
 }
 
 /* Hex bytes, whitespace-separated or contiguous. */
@@ -738,7 +874,7 @@ out:
 	return err;
 }
 
-static void bench_show_packet(const struct bench_knob *k, struct seq_file *m)
+static int bench_show_packet(const struct bench_knob *k, struct seq_file *m)
 {
 	u32 i, n;
 
@@ -746,6 +882,7 @@ static void bench_show_packet(const struct bench_knob *k, struct seq_file *m)
 		n = min_t(u32, bench.packet_len - i, 16);
 		seq_printf(m, "%*ph\n", n, bench.packet + i);
 	}
+	return 0;
 }
 
 static int bench_store_engine(const struct bench_knob *k, char *buf)
@@ -771,18 +908,20 @@ static int bench_store_engine(const struct bench_knob *k, char *buf)
 	return -EINVAL;
 }
 
-static void bench_show_engine(const struct bench_knob *k, struct seq_file *m)
+static int bench_show_engine(const struct bench_knob *k, struct seq_file *m)
 {
 	seq_printf(m, "%s\n", bench.engine->name);
+	return 0;
 }
 
-static void bench_show_engines(const struct bench_knob *k, struct seq_file *m)
+static int bench_show_engines(const struct bench_knob *k, struct seq_file *m)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(bench_engines); i++)
 		if (bench_engines[i].loop)
 			seq_printf(m, "%s\n", bench_engines[i].name);
+	return 0;
 }
 
 static int bench_store_u32(const struct bench_knob *k, char *buf)
@@ -804,9 +943,10 @@ static int bench_store_u32(const struct bench_knob *k, char *buf)
 	return 0;
 }
 
-static void bench_show_u32(const struct bench_knob *k, struct seq_file *m)
+static int bench_show_u32(const struct bench_knob *k, struct seq_file *m)
 {
 	seq_printf(m, "%u\n", *k->val);
+	return 0;
 }
 
 static int bench_store_expect(const struct bench_knob *k, char *buf)
@@ -818,10 +958,9 @@ static int bench_store_expect(const struct bench_knob *k, char *buf)
 	return err;
 }
 
-static void bench_show_expect(const struct bench_knob *k, struct seq_file *m)
+static int bench_show_expect(const struct bench_knob *k, struct seq_file *m)
 {
-	if (bench.expect_set)
-		bench_show_u32(k, m);
+	return bench.expect_set ? bench_show_u32(k, m) : 0;
 }
 
 static int bench_store_run(const struct bench_knob *k, char *buf)
@@ -844,12 +983,12 @@ static void bench_show_ps(struct seq_file *m, const char *key, u64 ps)
 	seq_printf(m, " %s=%llu.%03u", key, ns, rem);
 }
 
-static void bench_show_result(const struct bench_knob *k, struct seq_file *m)
+static int bench_show_result(const struct bench_knob *k, struct seq_file *m)
 {
 	const struct bench_result *res = &bench.result;
 
 	if (!bench.result_valid)
-		return;
+		return 0;
 	seq_printf(m, "engine=%s skbs=%u samples=%u calls_per_sample=%llu",
 		   res->engine, res->skbs, res->samples, res->calls);
 	bench_show_ps(m, "min", res->min_ps);
@@ -859,6 +998,61 @@ static void bench_show_result(const struct bench_knob *k, struct seq_file *m)
 	/* No cheap way to name the current clocksource from a module. */
 	seq_printf(m, " verdict=%u jited=%u insns=%u image_bytes=%u clock=ktime\n",
 		   res->verdict, res->jited, res->len, res->image_bytes);
+	return 0;
+}
+
+/*
+ * eval: one skb of the current packet (with headlen), the current program
+ * run once on every built-in engine but baseline.  An engine whose checker
+ * rejects the program shows the checker's negative errno.  The engines'
+ * programs are built at the first eval after a prog write and kept, so
+ * that a differential test over many packets does not rebuild them.
+ */
+static int bench_show_eval(const struct bench_knob *k, struct seq_file *m)
+{
+	const struct bench_engine *e;
+	struct bench_run *r;
+	struct sk_buff *skb;
+	const char *sep = "";
+	size_t i;
+	u32 ret;
+
+	if (!bench.prog_len) {
+		pr_warn("eval: set prog first\n");
+		return -EINVAL;
+	}
+	if (!bench.packet_len) {
+		pr_warn("eval: set packet first\n");
+		return -EINVAL;
+	}
+	skb = bench_build_skb(bench.packet, bench.packet_len, bench.headlen);
+	if (!skb)
+		return -ENOMEM;
+
+	for (i = 0; i < ARRAY_SIZE(bench_engines); i++) {
+		e = &bench_engines[i];
+		if (!e->call)
+			continue;
+		r = &bench.eval_run[i];
+		if (!bench.eval_built[i]) {
+			*r = (struct bench_run){ .engine = e };
+			bench.eval_err[i] = e->prepare(r);
+			/* Out of memory is not the program's fault: retry. */
+			bench.eval_built[i] = bench.eval_err[i] != -ENOMEM;
+		}
+		if (bench.eval_err[i]) {
+			seq_printf(m, "%s%s=%d", sep, e->name, bench.eval_err[i]);
+		} else {
+			preempt_disable();
+			ret = e->call(r->arg, skb);
+			preempt_enable();
+			seq_printf(m, "%s%s=%u", sep, e->name, ret);
+		}
+		sep = " ";
+	}
+	seq_putc(m, '\n');
+	consume_skb(skb);
+	return 0;
 }
 
 static const struct bench_knob bench_knobs[] = {
@@ -870,6 +1064,11 @@ static const struct bench_knob bench_knobs[] = {
 		.name = "packet", .mode = 0600,
 		.max_len = BENCH_PACKET_TEXT_MAX,
 		.show = bench_show_packet, .store = bench_store_packet,
+	}, {
+		.name = "headlen", .mode = 0600,
+		.max_len = BENCH_WORD_TEXT_MAX,
+		.show = bench_show_u32, .store = bench_store_u32,
+		.val = &bench.headlen, .min = 0, .max = ETH_FRAME_LEN,
 	}, {
 		.name = "engine", .mode = 0600,
 		.max_len = BENCH_WORD_TEXT_MAX,
@@ -905,6 +1104,9 @@ static const struct bench_knob bench_knobs[] = {
 	}, {
 		.name = "result", .mode = 0400,
 		.show = bench_show_result,
+	}, {
+		.name = "eval", .mode = 0400,
+		.show = bench_show_eval,
 	},
 };
 
@@ -918,9 +1120,9 @@ static int bench_knob_show(struct seq_file *m, void *v)
 	err = mutex_lock_interruptible(&bench_lock);
 	if (err)
 		return err;
-	k->show(k, m);
+	err = k->show(k, m);
 	mutex_unlock(&bench_lock);
-	return 0;
+	return err;
 }
 
 static int bench_knob_open(struct inode *inode, struct file *file)
@@ -1017,6 +1219,9 @@ static int __init bench_init(void)
 static void __exit bench_exit(void)
 {
 	debugfs_remove_recursive(bench.dir);
+	mutex_lock(&bench_lock);
+	bench_eval_reset();
+	mutex_unlock(&bench_lock);
 	kvfree(bench.prog);
 }
 

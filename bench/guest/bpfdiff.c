@@ -1,0 +1,1370 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfdiff - differential test of the classic BPF engines of bpf_bench.ko:
+ * old (the revived 3.14 interpreter), new (6.1 eBPF interpreter) and jit.
+ *
+ *   bpfdiff run PROGS PACKETS OUT [HEADLEN...]
+ *	For every program of PROGS (a "# name" line, then tcpdump -dd lines;
+ *	or "random:SEED:COUNT" for generated ones) and every frame of
+ *	PACKETS ("<name> <hex>" lines), read the module's eval knob with the
+ *	frame all linear and, for every HEADLEN shorter than the frame, with
+ *	only HEADLEN bytes linear.  Writes a summary to stdout and to OUT one
+ *	line per (program, packet, headlen) that is not "agree" and, for a
+ *	PROGS file, one per (program, packet) with headlen 0 (the host
+ *	compares those with libpcap).
+ *   bpfdiff fuzz SEED SECONDS PACKETS
+ *	Generated, mutated and raw random programs, each on 8 random and
+ *	mutated frames with 1-3 random headlens, for SECONDS.
+ *   bpfdiff gen SEED COUNT
+ *	Print the generated programs (the ones "random:SEED:COUNT" runs).
+ *   bpfdiff selftest SEED COUNT
+ *	On the host: every generated program passes the modelled 3.14 checker
+ *	(and some fail the 6.1 one).
+ *   bpfdiff model PROGS PACKETS
+ *	On the host: the modelled old and new results for every program and
+ *	linear packet, in the format of run's OUT (compared with libpcap).
+ *
+ * Every result is checked against a model of both checkers and both
+ * interpreters written from the 3.14 and 6.1 sources (see
+ * docs/classic-vs-ebpf-differences.md).  A pair is
+ *   agree        old, new and jit return the same and the model says so
+ *   documented   old and new differ exactly as the model of a documented
+ *		  difference says (row numbers of the doc are counted)
+ *   unexplained  anything else (the engines disagree otherwise, or agree
+ *		  on something the model did not predict)
+ * Exit status 0 only if nothing is unexplained.
+ *
+ * Talks to /sys/kernel/debug/bpf_bench/ with an lseek() to 0 and one
+ * write() per value (the knobs take a value in one write at offset 0) and
+ * one pread() at offset 0 per eval (which re-runs it).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define KNOBS		"/sys/kernel/debug/bpf_bench/"
+#define MAXINSNS	4096
+#define FRAME_MAX	1514
+#define MAX_ENGINES	3
+/* fuzz: frames per program (fewer programs built and freed) */
+#define FUZZ_PACKETS	8
+
+/* Classic BPF, as in linux/filter.h. */
+#define BPF_LD		0x00
+#define BPF_LDX		0x01
+#define BPF_ST		0x02
+#define BPF_STX		0x03
+#define BPF_ALU		0x04
+#define BPF_JMP		0x05
+#define BPF_RET		0x06
+#define BPF_MISC	0x07
+#define BPF_W		0x00
+#define BPF_H		0x08
+#define BPF_B		0x10
+#define BPF_IMM		0x00
+#define BPF_ABS		0x20
+#define BPF_IND		0x40
+#define BPF_MEM		0x60
+#define BPF_LEN		0x80
+#define BPF_MSH		0xa0
+#define BPF_ADD		0x00
+#define BPF_SUB		0x10
+#define BPF_MUL		0x20
+#define BPF_DIV		0x30
+#define BPF_OR		0x40
+#define BPF_AND		0x50
+#define BPF_LSH		0x60
+#define BPF_RSH		0x70
+#define BPF_NEG		0x80
+#define BPF_MOD		0x90
+#define BPF_XOR		0xa0
+#define BPF_JA		0x00
+#define BPF_JEQ		0x10
+#define BPF_JGT		0x20
+#define BPF_JGE		0x30
+#define BPF_JSET	0x40
+#define BPF_K		0x00
+#define BPF_X		0x08
+#define BPF_A		0x10
+#define BPF_TAX		0x00
+#define BPF_TXA		0x80
+
+#define SKF_AD_OFF	(-0x1000)
+#define SKF_NET_OFF	(-0x100000)
+#define SKF_LL_OFF	(-0x200000)
+#define AD(x)		((uint32_t)SKF_AD_OFF + (x))
+enum {
+	AD_PROTOCOL = 0, AD_PKTTYPE = 4, AD_IFINDEX = 8, AD_NLATTR = 12,
+	AD_NLATTR_NEST = 16, AD_MARK = 20, AD_QUEUE = 24, AD_HATYPE = 28,
+	AD_RXHASH = 32, AD_CPU = 36, AD_ALU_XOR_X = 40, AD_VLAN_TAG = 44,
+	AD_VLAN_TAG_PRESENT = 48, AD_PAY_OFFSET = 52, AD_RANDOM = 56,
+	AD_VLAN_TPID = 60,
+};
+
+struct insn {
+	uint16_t code;
+	uint8_t jt, jf;
+	uint32_t k;
+};
+
+struct prog {
+	char name[64];
+	struct insn *insns;
+	unsigned int len;
+};
+
+struct packet {
+	char name[64];
+	uint8_t *b;
+	unsigned int len;
+};
+
+/* The documented differences the model can tell apart (doc row numbers). */
+enum {
+	D1_SHIFT_K = 1 << 0,	/* #1/#2 lsh/rsh #k >= 32: 6.1 checker rejects */
+	D3_RANDOM = 1 << 1,	/* #3 ld rand: 3.14 checker rejects */
+	D4_VLAN_TPID = 1 << 2,	/* #4 ld vlanp: 3.14 checker rejects */
+	D6_IFINDEX = 1 << 3,	/* #6 ifindex, no device */
+	D7_HATYPE = 1 << 4,	/* #7 hatype, no device */
+	D8_NLA_NONLIN = 1 << 5,	/* #8 nlattr on a non-linear skb */
+	D9_NLA_BOUNDS = 1 << 6,	/* #9 nlattr offset past the end */
+	D10_NLA_NEST = 1 << 7,	/* #10 nest longer than the packet */
+	D13_NEG_PAGED = 1 << 8,	/* #13 SKF_NET/LL_OFF load beyond headlen */
+	D_NR = 9,
+};
+static const char *const dname[D_NR] = {
+	"#1", "#3", "#4", "#6", "#7", "#8", "#9", "#10", "#13",
+};
+
+/* A value of an engine: a u32 return value or a negative errno. */
+struct val {
+	int err;		/* 0 or -errno (checker rejected) */
+	uint32_t ret;
+	int unknown;		/* model only: not predictable (cpu, rand...) */
+};
+
+static int fd_prog = -1, fd_packet = -1, fd_headlen = -1, fd_eval = -1;
+static FILE *outf;
+static int quiet_disagree;	/* print at most this many details */
+static int out_all_linear;	/* OUT gets every headlen 0 pair, not only the
+				 * ones that are not "agree" */
+
+static struct {
+	unsigned long long pairs, agree, documented, unexplained, progs;
+	unsigned long long rejected_all, doc_rows[D_NR];
+} st;
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("bpfdiff: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(2);
+}
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+/* --- random numbers (splitmix64: fixed, portable) ---------------------- */
+
+static uint64_t rng;
+
+static uint32_t rnd(void)
+{
+	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (uint32_t)((z ^ (z >> 31)) >> 32);
+}
+
+static uint32_t rndn(uint32_t n)
+{
+	return n ? rnd() % n : 0;
+}
+
+/* --- the model: checkers ------------------------------------------------ */
+
+enum { OLD, NEW };
+
+static int code_ok(unsigned int c)
+{
+	switch (c) {
+	case BPF_LD | BPF_W | BPF_ABS: case BPF_LD | BPF_H | BPF_ABS:
+	case BPF_LD | BPF_B | BPF_ABS: case BPF_LD | BPF_W | BPF_IND:
+	case BPF_LD | BPF_H | BPF_IND: case BPF_LD | BPF_B | BPF_IND:
+	case BPF_LD | BPF_W | BPF_LEN: case BPF_LD | BPF_IMM:
+	case BPF_LD | BPF_MEM: case BPF_LDX | BPF_W | BPF_LEN:
+	case BPF_LDX | BPF_B | BPF_MSH: case BPF_LDX | BPF_IMM:
+	case BPF_LDX | BPF_MEM: case BPF_ST: case BPF_STX:
+	case BPF_ALU | BPF_NEG:
+	case BPF_JMP | BPF_JA:
+	case BPF_MISC | BPF_TAX: case BPF_MISC | BPF_TXA:
+	case BPF_RET | BPF_K: case BPF_RET | BPF_A:
+		return 1;
+	}
+	if ((c & 0x07) == BPF_ALU && (c & ~0xf8u) == BPF_ALU) {
+		switch (c & 0xf0) {
+		case BPF_ADD: case BPF_SUB: case BPF_MUL: case BPF_DIV:
+		case BPF_OR: case BPF_AND: case BPF_LSH: case BPF_RSH:
+		case BPF_MOD: case BPF_XOR:
+			return 1;
+		}
+	}
+	if ((c & 0x07) == BPF_JMP && (c & ~0xf8u) == BPF_JMP) {
+		switch (c & 0xf0) {
+		case BPF_JEQ: case BPF_JGT: case BPF_JGE: case BPF_JSET:
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int is_cond_jump(unsigned int c)
+{
+	return (c & 0x07) == BPF_JMP && (c & 0xf0) != BPF_JA;
+}
+
+static int anc_ok(uint32_t anc, int mode, unsigned int *flags)
+{
+	if (anc & 3)
+		return 0;
+	if (anc <= AD_PAY_OFFSET)
+		return 1;
+	if (anc == AD_RANDOM) {
+		*flags |= D3_RANDOM;
+		return mode == NEW;
+	}
+	if (anc == AD_VLAN_TPID) {
+		*flags |= D4_VLAN_TPID;
+		return mode == NEW;
+	}
+	return 0;
+}
+
+/* sk_chk_filter() (OLD) or bpf_check_classic() (NEW): 0 or -EINVAL. */
+static int check(const struct insn *f, unsigned int n, int mode,
+		 unsigned int *flags)
+{
+	uint16_t masks[MAXINSNS], valid = 0;
+	unsigned int pc;
+
+	if (n == 0 || n > MAXINSNS)
+		return -EINVAL;
+	for (pc = 0; pc < n; pc++) {
+		unsigned int c = f[pc].code;
+		uint32_t k = f[pc].k;
+
+		if (c > 0xff || !code_ok(c))
+			return -EINVAL;
+		if ((c == (BPF_ALU | BPF_DIV | BPF_K) ||
+		     c == (BPF_ALU | BPF_MOD | BPF_K)) && k == 0)
+			return -EINVAL;
+		if (c == (BPF_ALU | BPF_LSH | BPF_K) ||
+		    c == (BPF_ALU | BPF_RSH | BPF_K)) {
+			if (k >= 32) {
+				*flags |= D1_SHIFT_K;
+				if (mode == NEW)
+					return -EINVAL;
+			}
+		}
+		if ((c == (BPF_LD | BPF_MEM) || c == (BPF_LDX | BPF_MEM) ||
+		     c == BPF_ST || c == BPF_STX) && k >= 16)
+			return -EINVAL;
+		if (c == (BPF_JMP | BPF_JA) && k >= n - pc - 1)
+			return -EINVAL;
+		if (is_cond_jump(c) &&
+		    (pc + 1 + f[pc].jt >= n || pc + 1 + f[pc].jf >= n))
+			return -EINVAL;
+		if ((c & 0xe7) == (BPF_LD | BPF_ABS) &&
+		    k >= (uint32_t)SKF_AD_OFF &&
+		    !anc_ok(k - (uint32_t)SKF_AD_OFF, mode, flags))
+			return -EINVAL;
+	}
+	if (f[n - 1].code != (BPF_RET | BPF_K) &&
+	    f[n - 1].code != (BPF_RET | BPF_A))
+		return -EINVAL;
+
+	/* Scratch cells read only after a write on every path. */
+	memset(masks, 0xff, n * sizeof(masks[0]));
+	for (pc = 0; pc < n; pc++) {
+		unsigned int c = f[pc].code;
+
+		valid &= masks[pc];
+		if (c == BPF_ST || c == BPF_STX) {
+			valid |= 1u << f[pc].k;
+		} else if (c == (BPF_LD | BPF_MEM) || c == (BPF_LDX | BPF_MEM)) {
+			if (!(valid & (1u << f[pc].k)))
+				return -EINVAL;
+		} else if (c == (BPF_JMP | BPF_JA)) {
+			masks[pc + 1 + f[pc].k] &= valid;
+			valid = 0xffff;
+		} else if (is_cond_jump(c)) {
+			masks[pc + 1 + f[pc].jt] &= valid;
+			masks[pc + 1 + f[pc].jf] &= valid;
+			valid = 0xffff;
+		}
+	}
+	return 0;
+}
+
+/* --- the model: interpreters --------------------------------------------- */
+
+/* The skb bpf_bench builds: data at the Ethernet header, network header at
+ * 14, mac header at 0, no device, no VLAN tag, mark/queue/hash 0. */
+struct skb {
+	const uint8_t *d;
+	uint32_t len, lin;
+	uint32_t proto;
+};
+
+/* 0 and *v, or -1: the load fails (the program ends with 0). */
+static int load(const struct skb *s, int32_t off, unsigned int size,
+		int mode, uint32_t *v, unsigned int *flags)
+{
+	int64_t o;
+	unsigned int i;
+
+	if (off >= 0) {
+		o = off;
+	} else if (off >= SKF_NET_OFF) {
+		o = (int64_t)off - SKF_NET_OFF + 14;
+	} else if (off >= SKF_LL_OFF) {
+		o = (int64_t)off - SKF_LL_OFF;
+	} else {
+		return -1;
+	}
+	if (o + size > s->len)
+		return -1;
+	/* 3.14 reads SKF_NET_OFF/SKF_LL_OFF only in the linear area. */
+	if (off < 0 && o + size > s->lin) {
+		*flags |= D13_NEG_PAGED;
+		if (mode == OLD)
+			return -1;
+	}
+	*v = 0;
+	for (i = 0; i < size; i++)
+		*v = *v << 8 | s->d[o + i];
+	return 0;
+}
+
+static uint16_t le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+/* nla_find() over [start, start + len): offset found or 0. */
+static uint32_t nla_find(const struct skb *s, uint32_t start, int64_t len,
+			 uint32_t type)
+{
+	while (len >= 4) {
+		uint16_t l = le16(s->d + start), t = le16(s->d + start + 2);
+
+		if (l < 4 || l > len)
+			break;
+		if ((t & 0x3fff) == type)
+			return start;
+		len -= (l + 3) & ~3u;
+		start += (l + 3) & ~3u;
+	}
+	return 0;
+}
+
+/* SKF_AD_NLATTR(_NEST): 0 and *a, or -1 (3.14: the program ends). */
+static int nlattr(const struct skb *s, uint32_t *a, uint32_t x, int nest,
+		  int mode, unsigned int *flags)
+{
+	unsigned int bit = 0;
+
+	if (s->lin < s->len)
+		bit = D8_NLA_NONLIN;
+	else if (s->len < 4 || *a > s->len - 4)
+		bit = D9_NLA_BOUNDS;
+	else if (nest && le16(s->d + *a) > s->len - *a)
+		bit = D10_NLA_NEST;
+	if (bit) {
+		*flags |= bit;
+		*a = 0;
+		return mode == OLD ? -1 : 0;
+	}
+	if (nest)
+		*a = nla_find(s, *a + 4, (int64_t)le16(s->d + *a) - 4, x);
+	else
+		*a = nla_find(s, *a, (int64_t)s->len - *a, x);
+	return 0;
+}
+
+/* Run a checked program; *unknown set if it read something the model
+ * cannot know (cpu, pay_offset, random). */
+static uint32_t run(const struct insn *f, const struct skb *s, int mode,
+		    unsigned int *flags, int *unknown)
+{
+	uint32_t A = 0, X = 0, M[16] = { 0 }, v;
+	unsigned int pc = 0, size;
+
+	for (;; pc++) {
+		const struct insn *i = &f[pc];
+		uint32_t k = i->k, src = (i->code & BPF_X) ? X : k;
+		int32_t off;
+
+		switch (i->code & 0x07) {
+		case BPF_LD:
+			size = (i->code & 0x18) == BPF_W ? 4 :
+			       (i->code & 0x18) == BPF_H ? 2 : 1;
+			switch (i->code & 0xe0) {
+			case BPF_IMM:
+				A = k;
+				continue;
+			case BPF_MEM:
+				A = M[k];
+				continue;
+			case BPF_LEN:
+				A = s->len;
+				continue;
+			case BPF_ABS:
+				if (k >= (uint32_t)SKF_AD_OFF)
+					goto anc;
+				off = (int32_t)k;
+				break;
+			default: /* IND */
+				off = (int32_t)(X + k);
+				break;
+			}
+			if (load(s, off, size, mode, &A, flags))
+				return 0;
+			continue;
+		case BPF_LDX:
+			switch (i->code & 0xe0) {
+			case BPF_IMM:
+				X = k;
+				continue;
+			case BPF_MEM:
+				X = M[k];
+				continue;
+			case BPF_LEN:
+				X = s->len;
+				continue;
+			default: /* MSH */
+				if (load(s, (int32_t)k, 1, mode, &v, flags))
+					return 0;
+				X = (v & 0xf) << 2;
+				continue;
+			}
+		case BPF_ST:
+			M[k] = A;
+			continue;
+		case BPF_STX:
+			M[k] = X;
+			continue;
+		case BPF_ALU:
+			switch (i->code & 0xf0) {
+			case BPF_ADD: A += src; break;
+			case BPF_SUB: A -= src; break;
+			case BPF_MUL: A *= src; break;
+			case BPF_DIV:
+				if (!src)
+					return 0;
+				A /= src;
+				break;
+			case BPF_MOD:
+				if (!src)
+					return 0;
+				A %= src;
+				break;
+			case BPF_OR: A |= src; break;
+			case BPF_AND: A &= src; break;
+			case BPF_XOR: A ^= src; break;
+			case BPF_LSH: A <<= src & 31; break;
+			case BPF_RSH: A >>= src & 31; break;
+			default: A = -A; break;
+			}
+			continue;
+		case BPF_JMP:
+			switch (i->code & 0xf0) {
+			case BPF_JA:
+				pc += k;
+				continue;
+			case BPF_JEQ: v = A == src; break;
+			case BPF_JGT: v = A > src; break;
+			case BPF_JGE: v = A >= src; break;
+			default: v = (A & src) != 0; break;
+			}
+			pc += v ? i->jt : i->jf;
+			continue;
+		case BPF_RET:
+			return (i->code & 0x18) == BPF_A ? A : k;
+		default: /* MISC */
+			if (i->code & BPF_TXA)
+				A = X;
+			else
+				X = A;
+			continue;
+		}
+anc:
+		switch (k - (uint32_t)SKF_AD_OFF) {
+		case AD_PROTOCOL:
+			A = s->proto;
+			break;
+		case AD_PKTTYPE: case AD_MARK: case AD_QUEUE: case AD_RXHASH:
+		case AD_VLAN_TAG: case AD_VLAN_TAG_PRESENT: case AD_VLAN_TPID:
+			A = 0;
+			break;
+		case AD_IFINDEX: case AD_HATYPE:
+			/* no device: 3.14 ends with 0, 6.1 ends with A */
+			*flags |= k == AD(AD_IFINDEX) ? D6_IFINDEX : D7_HATYPE;
+			return mode == OLD ? 0 : A;
+		case AD_NLATTR: case AD_NLATTR_NEST:
+			if (nlattr(s, &A, X, k == AD(AD_NLATTR_NEST), mode,
+				   flags))
+				return 0;
+			break;
+		case AD_ALU_XOR_X:
+			A ^= X;
+			break;
+		default: /* cpu, pay_offset, random */
+			*unknown = 1;
+			A = 0;
+			break;
+		}
+	}
+}
+
+/* What an engine of @mode must show for @p on @s. */
+static struct val model(const struct prog *p, const struct skb *s, int mode,
+			unsigned int *flags)
+{
+	struct val v = { 0, 0, 0 };
+
+	v.err = check(p->insns, p->len, mode, flags);
+	if (!v.err)
+		v.ret = run(p->insns, s, mode, flags, &v.unknown);
+	return v;
+}
+
+/* --- the kernel side ---------------------------------------------------- */
+
+/* The knobs are seq_files, which refuse pwrite(): seek, then write. */
+static int knob_write(int fd, const char *buf, size_t n)
+{
+	ssize_t w;
+
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		return -errno;
+	w = write(fd, buf, n);
+
+	if (w == (ssize_t)n)
+		return 0;
+	return w < 0 ? -errno : -EIO;
+}
+
+static char progbuf[MAXINSNS * 40 + 1];
+
+static int set_prog(const struct prog *p)
+{
+	size_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < p->len; i++)
+		n += (size_t)snprintf(progbuf + n, sizeof(progbuf) - n,
+				      "{ 0x%x, %u, %u, 0x%08x },\n",
+				      p->insns[i].code, p->insns[i].jt,
+				      p->insns[i].jf, p->insns[i].k);
+	return knob_write(fd_prog, progbuf, n);
+}
+
+static int set_packet(const struct packet *pk)
+{
+	static char buf[FRAME_MAX * 2 + 1];
+	unsigned int i;
+
+	for (i = 0; i < pk->len; i++)
+		snprintf(buf + 2 * i, 3, "%02x", pk->b[i]);
+	return knob_write(fd_packet, buf, 2 * pk->len);
+}
+
+static int set_headlen(unsigned int h)
+{
+	char buf[16];
+
+	return knob_write(fd_headlen, buf,
+			  (size_t)snprintf(buf, sizeof(buf), "%u", h));
+}
+
+static const char *const engine_name[MAX_ENGINES] = { "old", "new", "jit" };
+static int have_engine[MAX_ENGINES];
+
+/* Read eval: the engines' values in old, new, jit order. */
+static int eval(struct val v[MAX_ENGINES], char *line, size_t size)
+{
+	ssize_t n = pread(fd_eval, line, size - 1, 0);
+	char *p, *save = NULL;
+	int e;
+
+	if (n <= 0)
+		return n < 0 ? -errno : -EIO;
+	line[n] = '\0';
+	if (n && line[n - 1] == '\n')
+		line[n - 1] = '\0';
+	memset(v, 0, MAX_ENGINES * sizeof(*v));
+	{
+		static char copy[256];
+
+		snprintf(copy, sizeof(copy), "%s", line);
+		for (p = strtok_r(copy, " ", &save); p;
+		     p = strtok_r(NULL, " ", &save)) {
+			char *eq = strchr(p, '=');
+			long long x;
+
+			if (!eq)
+				die("eval printed '%s'", line);
+			*eq = '\0';
+			for (e = 0; e < MAX_ENGINES; e++)
+				if (!strcmp(p, engine_name[e]))
+					break;
+			if (e == MAX_ENGINES)
+				die("eval printed an unknown engine in '%s'", line);
+			x = strtoll(eq + 1, NULL, 10);
+			have_engine[e] = 1;
+			if (x < 0)
+				v[e].err = (int)x;
+			else
+				v[e].ret = (uint32_t)x;
+		}
+	}
+	return 0;
+}
+
+static int same(const struct val *a, const struct val *b)
+{
+	return a->err == b->err && (a->err || a->ret == b->ret);
+}
+
+static void fmt_val(char *buf, size_t n, const struct val *v)
+{
+	if (v->err)
+		snprintf(buf, n, "%d", v->err);
+	else if (v->unknown)
+		snprintf(buf, n, "?");
+	else
+		snprintf(buf, n, "%u", v->ret);
+}
+
+/* Compare one pair; returns 0 agree, 1 documented, 2 unexplained. */
+static int classify(const struct prog *p, const struct packet *pk,
+		    unsigned int headlen, const struct val kv[MAX_ENGINES],
+		    const char *line)
+{
+	struct skb s = { pk->b, pk->len, pk->len, 0 };
+	unsigned int fo = 0, fn = 0, f;
+	struct val mo, mn;
+	const char *why = NULL;
+	int cls, e, d;
+	char a[16], b[16];
+
+	if (headlen && headlen < pk->len)
+		s.lin = headlen;
+	s.proto = (uint32_t)pk->b[12] << 8 | pk->b[13];
+	if (s.proto < 0x600)
+		s.proto = 0x0004;	/* ETH_P_802_2 */
+	mo = model(p, &s, OLD, &fo);
+	mn = model(p, &s, NEW, &fn);
+	f = fo | fn;
+
+	/* new and jit run the same converted program */
+	if (have_engine[2] && !same(&kv[1], &kv[2])) {
+		why = "new and jit differ";
+	} else if (mo.unknown || mn.unknown) {
+		/* The value is not predictable (cpu, pay_offset; random,
+		 * where new and jit draw different numbers): check the
+		 * checkers, and that old and new agree otherwise. */
+		if (kv[0].err != mo.err || kv[1].err != mn.err)
+			why = "checker result not as modelled";
+		else if (!(f & D3_RANDOM) && !same(&kv[0], &kv[1]))
+			why = "old and new differ on an unmodelled load";
+	} else if (!same(&kv[0], &mo) || !same(&kv[1], &mn)) {
+		why = "not as modelled";
+	}
+	if (why)
+		cls = 2;
+	else if (same(&kv[0], &kv[1]) && !(f & D3_RANDOM))
+		cls = 0;
+	else
+		cls = 1;
+
+	st.pairs++;
+	if (cls == 0) {
+		st.agree++;
+	} else if (cls == 1) {
+		st.documented++;
+		for (d = 0; d < D_NR; d++)
+			if (f & (1u << d))
+				st.doc_rows[d]++;
+	} else {
+		st.unexplained++;
+	}
+	if (outf && (cls || (out_all_linear && !headlen))) {
+		fprintf(outf, "%s %s %u %s", p->name, pk->name, headlen, line);
+		if (cls == 1) {
+			const char *sep = " doc:";
+
+			for (d = 0; d < D_NR; d++) {
+				if (f & (1u << d)) {
+					fprintf(outf, "%s%s", sep, dname[d]);
+					sep = ",";
+				}
+			}
+		}
+		fputs(cls == 2 ? " UNEXPLAINED\n" : "\n", outf);
+	}
+	if (cls == 2 && quiet_disagree-- > 0) {
+		fmt_val(a, sizeof(a), &mo);
+		fmt_val(b, sizeof(b), &mn);
+		printf("UNEXPLAINED: %s on %s headlen %u: %s; got '%s', model old=%s new=%s\n",
+		       p->name, pk->name, headlen, why, line, a, b);
+		printf("  program:\n");
+		for (e = 0; e < (int)p->len; e++)
+			printf("  { 0x%x, %u, %u, 0x%08x },\n",
+			       p->insns[e].code, p->insns[e].jt,
+			       p->insns[e].jf, p->insns[e].k);
+	}
+	return cls;
+}
+
+/* A program rejected by every engine: the prog write must fail. */
+static void rejected(const struct prog *p, int err)
+{
+	unsigned int fo = 0, fn = 0;
+	int mo = check(p->insns, p->len, OLD, &fo);
+	int mn = check(p->insns, p->len, NEW, &fn);
+
+	st.rejected_all++;
+	if (outf)
+		fprintf(outf, "%s - - prog=%d\n", p->name, err);
+	if (err != -EINVAL || !mo || !mn) {
+		st.unexplained++;
+		if (quiet_disagree-- > 0)
+			printf("UNEXPLAINED: %s: prog write failed %d, model old=%d new=%d\n",
+			       p->name, err, mo, mn);
+	}
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Sleep until the kernel's deferred work is done (see one_program()): until
+ * a 1 ms sleep is about as short as the shortest one seen (timer slack and
+ * HZ differ between guests), at most 10000 times.
+ */
+static void drain(void)
+{
+	static double best = 1.0;
+	struct timespec ms = { 0, 1000000 };
+	double t;
+	int i;
+
+	for (i = 0; i < 10000; i++) {
+		t = now();
+		nanosleep(&ms, NULL);
+		t = now() - t;
+		if (t < best)
+			best = t;
+		if (t < 2 * best + 0.001)
+			return;
+	}
+}
+
+static int headlens[16];
+static unsigned int nheadlens;
+
+static void one_program(const struct prog *p, const struct packet *pk,
+			unsigned int npk)
+{
+	struct val kv[MAX_ENGINES];
+	char line[256];
+	unsigned int i, h, fo = 0, fn = 0;
+	int err;
+
+	st.progs++;
+	/*
+	 * Every prog write frees the previous programs through bpf_prog_free(),
+	 * which defers to a workqueue.  On one CPU without preemption (UML)
+	 * the kworker only runs when we sleep, and under UML each free of an
+	 * interpreted program is slow (VM_FLUSH_RESET_PERMS: a TLB flush
+	 * walking a large kernel range page by page, one host syscall per
+	 * page).  Let the backlog drain: sleep until a 1 ms sleep takes about
+	 * 1 ms, i.e. nothing else wanted the CPU.  Otherwise the frees pile up
+	 * and grind on long after we stopped (or exhaust vm.max_map_count).
+	 */
+	if (!(st.progs % 8))
+		drain();
+	err = set_prog(p);
+	if (err) {
+		rejected(p, err);
+		return;
+	}
+	if (check(p->insns, p->len, OLD, &fo) &&
+	    check(p->insns, p->len, NEW, &fn)) {
+		/* accepted although the model says both reject */
+		st.unexplained++;
+		if (quiet_disagree-- > 0)
+			printf("UNEXPLAINED: %s: accepted, the model says every checker rejects it\n",
+			       p->name);
+		return;
+	}
+	for (i = 0; i < npk; i++) {
+		if (set_packet(&pk[i]))
+			die("writing packet %s failed", pk[i].name);
+		for (h = 0; h < nheadlens; h++) {
+			unsigned int hl = (unsigned int)headlens[h];
+
+			if (hl && hl >= pk[i].len)
+				continue;
+			if (set_headlen(hl))
+				die("writing headlen %u failed", hl);
+			err = eval(kv, line, sizeof(line));
+			if (err)
+				die("reading eval failed: %s", strerror(-err));
+			classify(p, &pk[i], hl, kv, line);
+		}
+	}
+}
+
+/* --- corpus files ---------------------------------------------------------- */
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	size_t cap = 1 << 20, n = 0, r;
+	char *buf;
+
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	buf = xmalloc(cap + 1);
+	while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += r;
+		if (n == cap) {
+			buf = realloc(buf, (cap *= 2) + 1);
+			if (!buf)
+				die("out of memory");
+		}
+	}
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+static struct prog *read_progs(const char *path, unsigned int *count)
+{
+	char *text = read_file(path), *line, *save = NULL;
+	struct prog *v = NULL;
+	unsigned int n = 0, lineno = 0;
+
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		struct prog *p;
+		unsigned int c, jt, jf, k;
+
+		lineno++;
+		if (line[0] == '#') {
+			v = realloc(v, (n + 1) * sizeof(*v));
+			if (!v)
+				die("out of memory");
+			p = &v[n++];
+			snprintf(p->name, sizeof(p->name), "t%03u", n);
+			p->insns = xmalloc(MAXINSNS * sizeof(*p->insns));
+			p->len = 0;
+			continue;
+		}
+		if (!n || sscanf(line, "{ 0x%x, %u, %u, 0x%x },", &c, &jt, &jf,
+				 &k) != 4)
+			die("%s: line %u: expected '# expr' or a -dd line",
+			    path, lineno);
+		p = &v[n - 1];
+		if (p->len == MAXINSNS)
+			die("%s: program too long", path);
+		p->insns[p->len].code = (uint16_t)c;
+		p->insns[p->len].jt = (uint8_t)jt;
+		p->insns[p->len].jf = (uint8_t)jf;
+		p->insns[p->len].k = k;
+		p->len++;
+	}
+	free(text);
+	*count = n;
+	return v;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+static struct packet *read_packets(const char *path, unsigned int *count)
+{
+	char *text = read_file(path), *line, *save = NULL;
+	struct packet *v = NULL;
+	unsigned int n = 0;
+
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *hex = strchr(line, ' ');
+		struct packet *pk;
+		size_t i, len;
+
+		if (line[0] == '#')
+			continue;
+		if (!hex)
+			die("%s: '%.20s': expected '<name> <hex>'", path, line);
+		*hex++ = '\0';
+		len = strlen(hex);
+		if (len % 2 || len < 28 || len > 2 * FRAME_MAX)
+			die("%s: %s: bad frame length", path, line);
+		v = realloc(v, (n + 1) * sizeof(*v));
+		if (!v)
+			die("out of memory");
+		pk = &v[n++];
+		snprintf(pk->name, sizeof(pk->name), "%s", line);
+		pk->len = (unsigned int)(len / 2);
+		pk->b = xmalloc(pk->len);
+		for (i = 0; i < pk->len; i++) {
+			int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
+
+			if (hi < 0 || lo < 0)
+				die("%s: %s: not hex", path, line);
+			pk->b[i] = (uint8_t)(hi << 4 | lo);
+		}
+	}
+	free(text);
+	*count = n;
+	return v;
+}
+
+/* --- the program generator ------------------------------------------------ */
+
+static const uint32_t interesting[] = {
+	0, 1, 2, 3, 4, 7, 8, 12, 14, 15, 16, 20, 23, 31, 32, 33, 54, 63, 64,
+	100, 255, 256, 0x600, 0x800, 0x86dd, 0x7fff, 0x8000, 0xffff, 0x10000,
+	0x7fffffff, 0x80000000, 0x80000001, 0xfffffff0, 0xfffffffe, 0xffffffff,
+};
+#define NINTERESTING (sizeof(interesting) / sizeof(interesting[0]))
+
+static uint32_t rnd_val(void)
+{
+	return rndn(3) ? interesting[rndn(NINTERESTING)] : rnd();
+}
+
+static uint32_t rnd_abs_off(void)
+{
+	uint32_t k;
+
+	switch (rndn(16)) {
+	case 0:
+		return (uint32_t)SKF_NET_OFF + rndn(80);
+	case 1:
+		return (uint32_t)SKF_LL_OFF + rndn(80);
+	case 2:
+		return rndn(1600);
+	case 3:
+		k = interesting[rndn(NINTERESTING)];
+		/* not an ancillary load: those come from gen_anc[] */
+		return k >= (uint32_t)SKF_AD_OFF ? k - 0x1000 : k;
+	default:
+		return rndn(90);
+	}
+}
+
+static const uint32_t gen_anc[] = {
+	AD_IFINDEX, AD_HATYPE, AD_PROTOCOL, AD_PKTTYPE, AD_NLATTR,
+	AD_NLATTR_NEST, AD_MARK, AD_QUEUE, AD_RXHASH, AD_ALU_XOR_X, AD_VLAN_TAG,
+	AD_VLAN_TAG_PRESENT,
+};
+#define NGEN_ANC (sizeof(gen_anc) / sizeof(gen_anc[0]))
+
+static struct insn mk(unsigned int code, unsigned int jt, unsigned int jf,
+		      uint32_t k)
+{
+	struct insn i = { (uint16_t)code, (uint8_t)jt, (uint8_t)jf, k };
+
+	return i;
+}
+
+/*
+ * A program the 3.14 checker accepts: valid codes, forward jumps in
+ * range, scratch cells read only if written before the first jump,
+ * no division by a constant 0, a return at the end.  Shifts by K >= 32
+ * (which 6.1 rejects) in about one program in 30.
+ */
+static void gen_prog(struct prog *p, uint64_t seed)
+{
+	static const unsigned int alu[] = {
+		BPF_ADD, BPF_SUB, BPF_MUL, BPF_DIV, BPF_MOD, BPF_OR, BPF_AND,
+		BPF_XOR, BPF_LSH, BPF_RSH,
+	};
+	static const unsigned int jmp[] = { BPF_JEQ, BPF_JGT, BPF_JGE, BPF_JSET };
+	static const unsigned int sz[] = { BPF_W, BPF_H, BPF_B };
+	unsigned int n = 0, body, len, written = 0, i, max, op, big_shift;
+
+	rng = seed;
+	body = 1 + rndn(40);
+	big_shift = rndn(30) == 0;
+	/* Cells written before any jump may be read anywhere. */
+	for (i = rndn(4); i; i--) {
+		unsigned int c = rndn(16);
+
+		p->insns[n++] = mk(BPF_LD | BPF_IMM, 0, 0, rnd_val());
+		p->insns[n++] = mk(rndn(2) ? BPF_ST : BPF_STX, 0, 0, c);
+		written |= 1u << c;
+	}
+	len = n + body + 1;
+	while (n < len - 1) {
+		max = len - 2 - n;	/* insns a jump may skip */
+		if (max > 255)
+			max = 255;
+		switch (rndn(24)) {
+		case 0: case 1: case 2:
+			p->insns[n++] = mk(BPF_LD | sz[rndn(3)] | BPF_ABS, 0, 0,
+					   rnd_abs_off());
+			break;
+		case 3: case 4:
+			p->insns[n++] = mk(BPF_LD | sz[rndn(3)] | BPF_IND, 0, 0,
+					   rndn(4) ? rndn(64) :
+					   rndn(2) ? -rndn(20) : rnd_abs_off());
+			break;
+		case 5:
+			p->insns[n++] = mk(rndn(2) ? BPF_LD | BPF_W | BPF_LEN :
+					   BPF_LDX | BPF_W | BPF_LEN, 0, 0, 0);
+			break;
+		case 6:
+			p->insns[n++] = mk(BPF_LD | BPF_IMM, 0, 0, rnd_val());
+			break;
+		case 7:
+			p->insns[n++] = mk(BPF_LDX | BPF_IMM, 0, 0,
+					   rndn(2) ? rndn(40) : rnd_val());
+			break;
+		case 8:
+			p->insns[n++] = mk(BPF_LDX | BPF_B | BPF_MSH, 0, 0,
+					   rndn(4) ? 14 + rndn(8) : rnd_abs_off());
+			break;
+		case 9:
+			if (!written) {
+				p->insns[n++] = mk(BPF_MISC | BPF_TAX, 0, 0, 0);
+				break;
+			}
+			do
+				i = rndn(16);
+			while (!(written & (1u << i)));
+			p->insns[n++] = mk(rndn(2) ? BPF_LD | BPF_MEM :
+					   BPF_LDX | BPF_MEM, 0, 0, i);
+			break;
+		case 10:
+			p->insns[n++] = mk(rndn(2) ? BPF_ST : BPF_STX, 0, 0,
+					   rndn(16));
+			break;
+		case 11: case 12: case 13:
+			op = alu[rndn(10)];
+			i = rnd_val();
+			if (op == BPF_LSH || op == BPF_RSH)
+				i = big_shift && !rndn(3) ? 32 + rndn(32) :
+				    rndn(32);
+			if ((op == BPF_DIV || op == BPF_MOD) && !i)
+				i = 1 + rndn(16);
+			p->insns[n++] = mk(BPF_ALU | op | BPF_K, 0, 0, i);
+			break;
+		case 14: case 15:
+			p->insns[n++] = mk(BPF_ALU | alu[rndn(10)] | BPF_X, 0,
+					   0, 0);
+			break;
+		case 16:
+			p->insns[n++] = mk(BPF_ALU | BPF_NEG, 0, 0, 0);
+			break;
+		case 17:
+			p->insns[n++] = mk(BPF_MISC | (rndn(2) ? BPF_TAX :
+						       BPF_TXA), 0, 0, 0);
+			break;
+		case 18: case 19: case 20:
+			p->insns[n++] = mk(BPF_JMP | jmp[rndn(4)] |
+					   (rndn(3) ? BPF_K : BPF_X),
+					   rndn(max + 1), rndn(max + 1),
+					   rnd_val());
+			break;
+		case 21:
+			p->insns[n++] = mk(BPF_JMP | BPF_JA, 0, 0,
+					   rndn(max + 1));
+			break;
+		case 22:
+			p->insns[n++] = mk(rndn(2) ? BPF_RET | BPF_A :
+					   BPF_RET | BPF_K, 0, 0, rnd_val());
+			break;
+		default:
+			/* ifindex and hatype (gen_anc[0..1]) end the 3.14 run:
+			 * keep them rare */
+			i = rndn(8) ? 2 + rndn(NGEN_ANC - 2) : rndn(2);
+			p->insns[n++] = mk(BPF_LD | sz[rndn(3)] | BPF_ABS, 0, 0,
+					   AD(gen_anc[i]));
+			break;
+		}
+	}
+	p->insns[n++] = mk(rndn(2) ? BPF_RET | BPF_A : BPF_RET | BPF_K, 0, 0,
+			   rndn(2) ? rnd_val() : 0xffff);
+	p->len = n;
+}
+
+/* Fuzz: a generated program, one field changed, or raw random insns. */
+static void fuzz_prog(struct prog *p, uint64_t seed)
+{
+	unsigned int i, kind;
+
+	gen_prog(p, seed);
+	kind = rndn(10);
+	if (kind < 6)
+		return;
+	if (kind < 9) {
+		struct insn *f = &p->insns[rndn(p->len)];
+
+		switch (rndn(4)) {
+		case 0: f->code = (uint16_t)rndn(256); break;
+		case 1: f->jt = (uint8_t)rnd(); break;
+		case 2: f->jf = (uint8_t)rndn(4); break;
+		default: f->k = rndn(2) ? rnd() : AD(rndn(70)); break;
+		}
+		return;
+	}
+	p->len = 1 + rndn(12);
+	for (i = 0; i < p->len; i++)
+		p->insns[i] = mk(rndn(256), rndn(4), rndn(4),
+				 rndn(2) ? rnd() : rndn(64));
+	if (rndn(2))
+		p->insns[p->len - 1] = mk(BPF_RET | BPF_A, 0, 0, 0);
+}
+
+static void fuzz_packet(struct packet *dst, const struct packet *pk,
+			unsigned int npk)
+{
+	unsigned int i, n;
+
+	if (rndn(3)) {
+		const struct packet *src = &pk[rndn(npk)];
+
+		memcpy(dst->b, src->b, src->len);
+		dst->len = src->len;
+		for (n = rndn(4); n; n--)
+			dst->b[rndn(dst->len)] = (uint8_t)rnd();
+		if (!rndn(4) && dst->len > 14)
+			dst->len = 14 + rndn(dst->len - 14);
+	} else {
+		dst->len = 14 + rndn(rndn(2) ? 100 : FRAME_MAX - 13);
+		for (i = 0; i < dst->len; i++)
+			dst->b[i] = (uint8_t)rnd();
+	}
+	snprintf(dst->name, sizeof(dst->name), "fuzz%u", dst->len);
+}
+
+static void print_prog(const struct prog *p)
+{
+	unsigned int i;
+
+	printf("# %s\n", p->name);
+	for (i = 0; i < p->len; i++)
+		printf("{ 0x%x, %u, %u, 0x%08x },\n", p->insns[i].code,
+		       p->insns[i].jt, p->insns[i].jf, p->insns[i].k);
+}
+
+/* --- main ------------------------------------------------------------------ */
+
+static void open_knobs(void)
+{
+	fd_prog = open(KNOBS "prog", O_WRONLY);
+	fd_packet = open(KNOBS "packet", O_WRONLY);
+	fd_headlen = open(KNOBS "headlen", O_WRONLY);
+	fd_eval = open(KNOBS "eval", O_RDONLY);
+	if (fd_prog < 0 || fd_packet < 0 || fd_headlen < 0 || fd_eval < 0)
+		die("cannot open the knobs in " KNOBS ": %s", strerror(errno));
+}
+
+static void summary(const char *what, double secs)
+{
+	int d;
+
+	printf("%s: %llu programs (%llu rejected by every checker), %llu (program, packet, headlen) pairs compared: %llu agree, %llu documented differences",
+	       what, st.progs, st.rejected_all, st.pairs, st.agree,
+	       st.documented);
+	for (d = 0; d < D_NR; d++)
+		if (st.doc_rows[d])
+			printf(" %s:%llu", dname[d], st.doc_rows[d]);
+	printf(", %llu unexplained; engines:%s%s%s; %.1f s\n",
+	       st.unexplained, have_engine[0] ? " old" : "",
+	       have_engine[1] ? " new" : "", have_engine[2] ? " jit" : "",
+	       secs);
+}
+
+static uint64_t parse_u64(const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end || !*s)
+		die("'%s' is not a number", s);
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	struct prog *progs, gp;
+	struct packet *pk;
+	unsigned int np, npk, i;
+	double t0 = now();
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	quiet_disagree = 20;
+	gp.insns = xmalloc(MAXINSNS * sizeof(*gp.insns));
+
+	if (argc == 4 && !strcmp(argv[1], "gen")) {
+		uint64_t seed = parse_u64(argv[2]), count = parse_u64(argv[3]);
+
+		for (i = 0; i < count; i++) {
+			gen_prog(&gp, seed * 1000003 + i);
+			snprintf(gp.name, sizeof(gp.name), "r%llu-%u",
+				 (unsigned long long)seed, i);
+			print_prog(&gp);
+		}
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "selftest")) {
+		uint64_t seed = parse_u64(argv[2]), count = parse_u64(argv[3]);
+		unsigned long long bad = 0, new_rejects = 0;
+		unsigned int fl;
+
+		for (i = 0; i < count; i++) {
+			gen_prog(&gp, seed * 1000003 + i);
+			fl = 0;
+			if (check(gp.insns, gp.len, OLD, &fl))
+				bad++;
+			else if (check(gp.insns, gp.len, NEW, &fl))
+				new_rejects++;
+		}
+		printf("selftest: %llu generated programs, %llu rejected by the 3.14 rules, %llu by the 6.1 rules only\n",
+		       (unsigned long long)count, bad, new_rejects);
+		return bad || !new_rejects ? 1 : 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "model")) {
+		struct skb s;
+		struct val mo, mn;
+		unsigned int j, fl;
+
+		progs = read_progs(argv[2], &np);
+		pk = read_packets(argv[3], &npk);
+		for (i = 0; i < np; i++) {
+			fl = 0;
+			if (check(progs[i].insns, progs[i].len, OLD, &fl) &&
+			    check(progs[i].insns, progs[i].len, NEW, &fl)) {
+				printf("%s - - prog=%d\n", progs[i].name, -EINVAL);
+				continue;
+			}
+			for (j = 0; j < npk; j++) {
+				s.d = pk[j].b;
+				s.len = s.lin = pk[j].len;
+				s.proto = 0;
+				fl = 0;
+				mo = model(&progs[i], &s, OLD, &fl);
+				mn = model(&progs[i], &s, NEW, &fl);
+				printf("%s %s 0 old=%lld new=%lld\n",
+				       progs[i].name, pk[j].name,
+				       mo.err ? (long long)mo.err : mo.ret,
+				       mn.err ? (long long)mn.err : mn.ret);
+			}
+		}
+		return 0;
+	}
+	if (argc >= 5 && !strcmp(argv[1], "run")) {
+		unsigned long long seed = 0, count = 0;
+
+		for (i = 5; i < (unsigned int)argc; i++) {
+			if (nheadlens == 15)
+				die("too many headlens");
+			headlens[nheadlens++] = (int)parse_u64(argv[i]);
+		}
+		headlens[nheadlens++] = 0;
+		pk = read_packets(argv[3], &npk);
+		outf = fopen(argv[4], "w");
+		if (!outf)
+			die("%s: %s", argv[4], strerror(errno));
+		open_knobs();
+		if (sscanf(argv[2], "random:%llu:%llu", &seed, &count) == 2) {
+			for (i = 0; i < count; i++) {
+				gen_prog(&gp, seed * 1000003 + i);
+				snprintf(gp.name, sizeof(gp.name), "r%llu-%u",
+					 seed, i);
+				one_program(&gp, pk, npk);
+			}
+		} else {
+			progs = read_progs(argv[2], &np);
+			out_all_linear = 1;
+			for (i = 0; i < np; i++)
+				one_program(&progs[i], pk, npk);
+		}
+		drain();
+		if (fclose(outf))
+			die("%s: write error", argv[4]);
+		outf = NULL;
+		summary(argv[2], now() - t0);
+		return st.unexplained || !st.pairs ? 1 : 0;
+	}
+	if (argc == 5 && !strcmp(argv[1], "fuzz")) {
+		uint64_t seed = parse_u64(argv[2]);
+		double secs = (double)parse_u64(argv[3]);
+		struct packet fp[FUZZ_PACKETS];
+		unsigned long long it;
+
+		pk = read_packets(argv[4], &npk);
+		for (i = 0; i < FUZZ_PACKETS; i++)
+			fp[i].b = xmalloc(FRAME_MAX);
+		open_knobs();
+		for (it = 0; now() - t0 < secs; it++) {
+			fuzz_prog(&gp, seed * 1000003 + it);
+			snprintf(gp.name, sizeof(gp.name), "fuzz%llu-%llu",
+				 (unsigned long long)seed, it);
+			rng = seed ^ (it * 0x2545f4914f6cdd1dULL);
+			nheadlens = 0;
+			for (i = 1 + rndn(3); i; i--)
+				headlens[nheadlens++] = (int)rndn(120);
+			for (i = 0; i < FUZZ_PACKETS; i++)
+				fuzz_packet(&fp[i], pk, npk);
+			one_program(&gp, fp, FUZZ_PACKETS);
+		}
+		drain();
+		summary("fuzz", now() - t0);
+		return st.unexplained || !st.pairs ? 1 : 0;
+	}
+	fprintf(stderr, "usage: bpfdiff run PROGS|random:SEED:COUNT PACKETS OUT [HEADLEN...]\n"
+			"       bpfdiff fuzz SEED SECONDS PACKETS\n"
+			"       bpfdiff gen|selftest SEED COUNT\n"
+			"       bpfdiff model PROGS PACKETS\n");
+	return 2;
+}

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pcapdiff - compare the kernel engines' verdicts from the guest with
+ * libpcap's own bpf_filter(), for every tcpdump program x linear packet.
+ *
+ *   pcapdiff PROGRAMS PACKETS RESULTS LABEL
+ *	PROGRAMS: filters/diff/programs.dd ("# expr" then -dd lines)
+ *	PACKETS:  filters/diff/packets.txt ("<name> <hex>")
+ *	RESULTS:  what bpfdiff wrote in the guest ("<prog> <packet>
+ *		  <headlen> old=.. new=.. [jit=..] ..."); only headlen 0
+ *		  lines are used (libpcap sees a flat buffer)
+ *	Prints one PASS:/FAIL: line per engine found in RESULTS and one for
+ *	completeness, prefixed "host(LABEL): ", the first mismatches, and
+ *	exits 1 on any failure.
+ *   pcapdiff --expect PROGRAMS PACKETS
+ *	Print the results libpcap implies ("<prog> <packet> 0 old=V new=V
+ *	jit=V"), the input format above.
+ */
+#include <errno.h>
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXINSNS 4096
+
+struct prog {
+	char expr[256];
+	struct bpf_insn *insns;
+	unsigned int len;
+};
+
+struct packet {
+	char name[64];
+	unsigned char *b;
+	unsigned int len;
+};
+
+static const char *const engines[] = { "old", "new", "jit" };
+#define NENGINES 3
+
+static void die(const char *what, const char *path)
+{
+	fprintf(stderr, "pcapdiff: %s: %s\n", path, what);
+	exit(2);
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p)
+		die("out of memory", "malloc");
+	return p;
+}
+
+static FILE *xopen(const char *path)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		die(strerror(errno), path);
+	return f;
+}
+
+static struct prog *read_progs(const char *path, unsigned int *count)
+{
+	FILE *f = xopen(path);
+	struct prog *v = NULL;
+	unsigned int n = 0, c, jt, jf, k;
+	char line[512];
+
+	while (fgets(line, sizeof(line), f)) {
+		struct prog *p;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] == '#') {
+			v = xrealloc(v, (n + 1) * sizeof(*v));
+			p = &v[n++];
+			snprintf(p->expr, sizeof(p->expr), "%.255s", line + 2);
+			p->insns = xrealloc(NULL, MAXINSNS * sizeof(*p->insns));
+			p->len = 0;
+			continue;
+		}
+		if (!n || sscanf(line, "{ 0x%x, %u, %u, 0x%x },", &c, &jt, &jf,
+				 &k) != 4)
+			die("expected '# expr' or a -dd line", path);
+		p = &v[n - 1];
+		if (p->len == MAXINSNS)
+			die("program too long", path);
+		p->insns[p->len].code = (unsigned short)c;
+		p->insns[p->len].jt = (unsigned char)jt;
+		p->insns[p->len].jf = (unsigned char)jf;
+		p->insns[p->len].k = k;
+		p->len++;
+	}
+	fclose(f);
+	*count = n;
+	return v;
+}
+
+static struct packet *read_packets(const char *path, unsigned int *count)
+{
+	FILE *f = xopen(path);
+	struct packet *v = NULL;
+	unsigned int n = 0, i, byte;
+	static char line[4096];
+
+	while (fgets(line, sizeof(line), f)) {
+		char *hex = strchr(line, ' ');
+		struct packet *pk;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (!hex || strlen(hex + 1) % 2)
+			die("expected '<name> <hex>'", path);
+		*hex++ = '\0';
+		v = xrealloc(v, (n + 1) * sizeof(*v));
+		pk = &v[n++];
+		snprintf(pk->name, sizeof(pk->name), "%.63s", line);
+		pk->len = (unsigned int)strlen(hex) / 2;
+		pk->b = xrealloc(NULL, pk->len);
+		for (i = 0; i < pk->len; i++) {
+			if (sscanf(hex + 2 * i, "%2x", &byte) != 1)
+				die("not hex", path);
+			pk->b[i] = (unsigned char)byte;
+		}
+	}
+	fclose(f);
+	*count = n;
+	return v;
+}
+
+/* The kernel's verdicts, [prog][packet][engine]; -1: no line. */
+static long long *results;
+static int seen_engine[NENGINES];
+static int *prog_rejected;	/* "tNNN - - prog=ERR": every checker rejected it */
+
+static void read_results(const char *path, const struct packet *pk,
+			 unsigned int np, unsigned int npk)
+{
+	FILE *f = xopen(path);
+	char line[512], prog[64], pkt[64], *p;
+	unsigned int i, j, idx, headlen;
+	int e, used;
+
+	results = xrealloc(NULL, (size_t)np * npk * NENGINES * sizeof(*results));
+	for (i = 0; i < np * npk * NENGINES; i++)
+		results[i] = -1;
+	prog_rejected = xrealloc(NULL, np * sizeof(*prog_rejected));
+	memset(prog_rejected, 0, np * sizeof(*prog_rejected));
+	while (fgets(line, sizeof(line), f)) {
+		used = 0;
+		if (sscanf(line, "t%u - - prog=%n", &idx, &used) == 1 &&
+		    used > 0 && idx >= 1 && idx <= np) {
+			prog_rejected[idx - 1] = 1;
+			continue;
+		}
+		if (sscanf(line, "%63s %63s %u %n", prog, pkt, &headlen,
+			   &used) != 3 || headlen)
+			continue;
+		if (prog[0] != 't' || sscanf(prog + 1, "%u", &idx) != 1 ||
+		    idx < 1 || idx > np)
+			continue;
+		for (j = 0; j < npk && strcmp(pk[j].name, pkt); j++)
+			;
+		if (j == npk)
+			continue;
+		for (e = 0; e < NENGINES; e++) {
+			char key[8];
+			long long v;
+
+			snprintf(key, sizeof(key), "%s=", engines[e]);
+			p = strstr(line + used, key);
+			if (!p)
+				continue;
+			v = strtoll(p + strlen(key), NULL, 10);
+			/* a checker's errno stays negative: never a verdict */
+			results[((size_t)(idx - 1) * npk + j) * NENGINES + e] =
+				v < 0 ? -2 : v;
+			seen_engine[e] = 1;
+		}
+	}
+	fclose(f);
+}
+
+/* Linux's classic BPF has forward jumps only; libpcap compiles "protochain"
+ * with backward ones (its bpf_filter() sign-extends the JA offset). */
+static int has_backward_jump(const struct prog *p)
+{
+	unsigned int pc;
+
+	for (pc = 0; pc < p->len; pc++)
+		if (p->insns[pc].code == (BPF_JMP | BPF_JA) &&
+		    p->insns[pc].k >= p->len - pc - 1)
+			return 1;
+	return 0;
+}
+
+/* libpcap's bpf_filter() makes a shift by X >= 32 give 0; Linux (3.14 on
+ * x86, 6.1 interpreter and JIT) shifts by X & 31. */
+static int has_shift_x(const struct prog *p)
+{
+	unsigned int pc;
+
+	for (pc = 0; pc < p->len; pc++)
+		if (p->insns[pc].code == (BPF_ALU | BPF_LSH | BPF_X) ||
+		    p->insns[pc].code == (BPF_ALU | BPF_RSH | BPF_X))
+			return 1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct prog *progs;
+	struct packet *pk;
+	unsigned int np, npk, i, j, want, rejected = 0, backward = 0;
+	unsigned long long missing = 0, bad[NENGINES] = { 0 }, shift_known = 0;
+	unsigned long long pairs, bad_reject = 0;
+	int e, shown = 0, failed = 0;
+
+	if (argc == 4 && !strcmp(argv[1], "--expect")) {
+		progs = read_progs(argv[2], &np);
+		pk = read_packets(argv[3], &npk);
+		for (i = 0; i < np; i++) {
+			if (has_backward_jump(&progs[i])) {
+				printf("t%03u - - prog=-22\n", i + 1);
+				continue;
+			}
+			for (j = 0; j < npk; j++) {
+				want = bpf_filter(progs[i].insns, pk[j].b,
+						  pk[j].len, pk[j].len);
+				printf("t%03u %s 0 old=%u new=%u jit=%u\n",
+				       i + 1, pk[j].name, want, want, want);
+			}
+		}
+		return 0;
+	}
+	if (argc != 5) {
+		fprintf(stderr, "usage: pcapdiff PROGRAMS PACKETS RESULTS LABEL\n"
+				"       pcapdiff --expect PROGRAMS PACKETS\n");
+		return 2;
+	}
+	progs = read_progs(argv[1], &np);
+	pk = read_packets(argv[2], &npk);
+	read_results(argv[3], pk, np, npk);
+	pairs = (unsigned long long)np * npk;
+
+	for (i = 0; i < np; i++) {
+		int back = has_backward_jump(&progs[i]);
+		int shx = has_shift_x(&progs[i]);
+
+		backward += back;
+		if (prog_rejected[i]) {
+			rejected++;
+			if (!back) {
+				bad_reject++;
+				if (shown++ < 10)
+					printf("    t%03u '%s': every engine rejects it, libpcap runs it\n",
+					       i + 1, progs[i].expr);
+			}
+			continue;
+		}
+		if (back) {
+			bad_reject++;
+			if (shown++ < 10)
+				printf("    t%03u '%s': has a backward jump, but the kernel took it\n",
+				       i + 1, progs[i].expr);
+		}
+		for (j = 0; j < npk; j++) {
+			const long long *r = &results[((size_t)i * npk + j) *
+						      NENGINES];
+			int agree = 1;
+
+			want = bpf_filter(progs[i].insns, pk[j].b, pk[j].len,
+					  pk[j].len);
+			if (r[0] == -1 && r[1] == -1 && r[2] == -1) {
+				missing++;
+				continue;
+			}
+			for (e = 1; e < NENGINES; e++)
+				if (seen_engine[e] && r[e] != r[0])
+					agree = 0;
+			for (e = 0; e < NENGINES; e++) {
+				if (!seen_engine[e] || r[e] == (long long)want)
+					continue;
+				if (shx && agree && r[e] >= 0) {
+					shift_known++;
+					continue;
+				}
+				bad[e]++;
+				if (shown++ < 10)
+					printf("    t%03u '%s' on %s: libpcap %u, %s %lld\n",
+					       i + 1, progs[i].expr, pk[j].name,
+					       want, engines[e], r[e]);
+			}
+		}
+	}
+	for (e = 0; e < NENGINES; e++) {
+		if (!seen_engine[e])
+			continue;
+		printf("%s: host(%s): libpcap bpf_filter() and engine %s agree on %u tcpdump programs x %u linear packets (%llu pairs compared, %llu differ)\n",
+		       bad[e] ? "FAIL" : "PASS", argv[4], engines[e],
+		       np - rejected, npk,
+		       (unsigned long long)(np - rejected) * npk - missing,
+		       bad[e]);
+		failed |= bad[e] != 0;
+	}
+	printf("%s: host(%s): known libpcap/Linux differences only: %llu (program, packet, engine) results of programs shifting by X (libpcap: 0 for X >= 32, Linux: X & 31); %u programs rejected by every engine, all with backward jumps (ip/ip6 protochain; %u have them)\n",
+	       bad_reject ? "FAIL" : "PASS", argv[4], shift_known, rejected,
+	       backward);
+	if (!seen_engine[0] && !seen_engine[1])
+		missing = pairs;
+	printf("%s: host(%s): the guest reported every tcpdump program x linear packet (%llu of %llu missing)\n",
+	       missing ? "FAIL" : "PASS", argv[4], missing, pairs);
+	return failed || missing || bad_reject ? 1 : 0;
+}
