@@ -19,7 +19,7 @@ HOSTCFLAGS := -O2 -Wall -Wextra -Werror
 FLAVOURS        := x86_64 um
 KBASE_x86_64    := tinyconfig
 KTARGETS_x86_64 := bzImage modules
-KBASE_um        := defconfig
+KBASE_um        := tinyconfig
 KTARGETS_um     := linux modules
 # Archives appended to a flavour's initramfs (UML has no perf).
 EXTRA_x86_64    := $(BUILD)/perf.cpio.gz

@@ -185,32 +185,38 @@ static int engine_index(const char *name)
 	return nengines++;
 }
 
-/* What the whiskers show, from the columns this results.csv has. */
-static const char *spread_what(int line)
+/* Whether any cell of @accel carries the module's 95% CI of the median. */
+static int accel_has_ci(const char *accel)
 {
-	if (line) {
-		if (has_col("ci_lo") && has_col("ci_hi"))
-			return "point = median, whiskers = confidence interval (ci_lo..ci_hi)";
-		if (has_col("max"))
-			return "point = median, whiskers = min..max sample";
-		return "point = median, whiskers = min sample..mean+1 stddev (no max recorded)";
-	}
-	if (has_col("ci_lo") && has_col("ci_hi"))
-		return "bar = median, whiskers = confidence interval (ci_lo..ci_hi)";
+	int i;
+
+	for (i = 0; i < csv.nrows; i++)
+		if (!strcmp(get(&csv.rows[i], "accel"), accel) &&
+		    !isnan(num(&csv.rows[i], "ci_lo")) &&
+		    !isnan(num(&csv.rows[i], "ci_hi")))
+			return 1;
+	return 0;
+}
+
+/* What the whiskers of @accel's plot show. */
+static const char *spread_what(const char *accel, int line)
+{
+	if (accel_has_ci(accel))
+		return line ? "point = median, whiskers = 95% CI of the median (order statistics)" :
+			      "bar = median, whiskers = 95% CI of the median (order statistics)";
 	if (has_col("max"))
-		return "bar = median, whiskers = min..max sample";
-	return "bar = median, whiskers = min sample..mean+1 stddev (no max recorded)";
+		return line ? "point = median, whiskers = min..max sample" :
+			      "bar = median, whiskers = min..max sample";
+	return line ? "point = median, whiskers = min sample..mean+1 stddev (no CI: fewer than 6 samples)" :
+		      "bar = median, whiskers = min sample..mean+1 stddev (no CI: fewer than 6 samples)";
 }
 
 static void spread(const struct csv_row *r, double *lo, double *hi)
 {
 	double med = num(r, "median");
 
-	*lo = *hi = NAN;
-	if (has_col("ci_lo") && has_col("ci_hi")) {
-		*lo = num(r, "ci_lo");
-		*hi = num(r, "ci_hi");
-	}
+	*lo = num(r, "ci_lo");
+	*hi = num(r, "ci_hi");
 	if (isnan(*lo) || isnan(*hi)) {
 		*lo = num(r, "min");
 		*hi = has_col("max") ? num(r, "max") :
@@ -342,7 +348,7 @@ static void bars(const struct accel *a)
 
 		machine(a, m, sizeof(m));
 		snprintf(t, sizeof(t), "Classic BPF %s per call, %s\n%s\n%s",
-			 a->unit, buf, m, spread_what(0));
+			 a->unit, buf, m, spread_what(a->name, 0));
 		gp_assign(gp, "ttl", t);
 	}
 	ylabel(a, buf, sizeof(buf));
@@ -584,7 +590,7 @@ static void sweep(const struct accel *a, const char *filter)
 	describe(a, buf, sizeof(buf));
 	machine(a, m, sizeof(m));
 	snprintf(t, sizeof(t), "Working-set sweep, %s: %s per call vs distinct skbs, %s\n%s\n%s%s",
-		 filter, a->unit, buf, m, spread_what(1),
+		 filter, a->unit, buf, m, spread_what(a->name, 1),
 		 nskbs <= 2 ? "\nNO SWEEP in this run: only the table's skbs values" : "");
 	gp_assign(gp, "ttl", t);
 	ylabel(a, buf, sizeof(buf));

@@ -32,7 +32,8 @@ static const char *const columns[] = {
 	"unit", "verdict", "jited", "insns", "image_bytes", "cpu",
 	"clocksource", "kernel", "debian_version", "config_hash",
 	"series_hash", "task_clock_ms", "cycles", "instructions", "branches",
-	"branch_misses", "cache_misses", "flavour",
+	"branch_misses", "cache_misses", "flavour", "ci_lo", "ci_hi",
+	"ci_level",
 };
 
 /* perf stat events and the columns they fill. */

@@ -97,6 +97,33 @@ static double median(const struct csv_row *r)
 	return r ? atof(get(r, "median")) : 0;
 }
 
+/* The 95% CI of the median the module computed, if the row has one. */
+static int ci(const struct csv_row *r, double *lo, double *hi)
+{
+	const char *l = r ? get(r, "ci_lo") : "", *h = r ? get(r, "ci_hi") : "";
+
+	if (!*l || !*h)
+		return 0;
+	*lo = atof(l);
+	*hi = atof(h);
+	return 1;
+}
+
+/*
+ * Two engines differ significantly in a cell when their 95% confidence
+ * intervals of the median do not overlap ("*"); "~" when they overlap;
+ * nothing when either has no interval.  Non-overlap of two 95% intervals
+ * is a conservative test (README.md, "Statistics").
+ */
+static const char *significance(const struct csv_row *a, const struct csv_row *b)
+{
+	double alo, ahi, blo, bhi;
+
+	if (!ci(a, &alo, &ahi) || !ci(b, &blo, &bhi))
+		return "";
+	return ahi < blo || bhi < alo ? "*" : "~";
+}
+
 static const char *colhead[4][2] = {
 	{ "fprog #1", "cache-hit" }, { "fprog #1", "cache-miss" },
 	{ "fprog #2", "cache-hit" }, { "fprog #2", "cache-miss" },
@@ -105,18 +132,20 @@ static const char *colhead[4][2] = {
 static const char *colfilter[4] = { "fprog1", "fprog1", "fprog2", "fprog2" };
 static const char *colskbs[4] = { "1", "10000", "1", "10000" };
 
-static void header(void)
+static void header(int width)
 {
 	int c;
 
 	printf("%-14s", "");
 	for (c = 0; c < 4; c++)
-		printf(" %10s", colhead[c][0]);
+		printf(" %*s", width, colhead[c][0]);
 	printf("\n%-14s", "");
 	for (c = 0; c < 4; c++)
-		printf(" %10s", colhead[c][1]);
+		printf(" %*s", width, colhead[c][1]);
 	printf("\n");
 }
+
+static int marked;	/* a ratio line of this table carries a mark */
 
 static void ratio_line(const char *accel, const char *label, const char *num,
 		       const char *den, const char *const *ref)
@@ -134,8 +163,13 @@ static void ratio_line(const char *accel, const char *label, const char *num,
 		const struct csv_row *b = find(accel, "bench", den, colfilter[c], colskbs[c]);
 		char buf[32] = "-";
 
-		if (a && b && median(b) > 0)
-			snprintf(buf, sizeof(buf), "%.1fx", median(a) / median(b));
+		if (a && b && median(b) > 0) {
+			const char *mark = significance(a, b);
+
+			snprintf(buf, sizeof(buf), "%.1fx%s", median(a) / median(b),
+				 mark);
+			marked |= !!*mark;
+		}
 		printf(" %10s", buf);
 	}
 	if (ref) {
@@ -145,6 +179,49 @@ static void ratio_line(const char *accel, const char *label, const char *num,
 		printf(")");
 	}
 	printf("\n");
+}
+
+/* The 95% CI of each median of the table, when the run has them. */
+static void ci_table(const char *accel)
+{
+	const struct csv_row *level = NULL;
+	double lo, hi;
+	size_t e;
+	int c;
+
+	for (e = 0; e < NENGINES && !level; e++)
+		for (c = 0; c < 4 && !level; c++) {
+			const struct csv_row *r = find(accel, "bench", engines[e].engine,
+						   colfilter[c], colskbs[c]);
+
+			if (ci(r, &lo, &hi))
+				level = r;
+		}
+	if (!level)
+		return;
+	printf("95%% confidence interval of each median (order statistics, %s%% coverage\n"
+	       "with %s samples):\n", get(level, "ci_level"), get(level, "samples"));
+	header(14);
+	for (e = 0; e < NENGINES; e++) {
+		int have = 0;
+
+		for (c = 0; c < 4; c++)
+			have |= !!find(accel, "bench", engines[e].engine,
+				       colfilter[c], colskbs[c]);
+		if (!have)
+			continue;
+		printf("%-14s", engines[e].label);
+		for (c = 0; c < 4; c++) {
+			const struct csv_row *r = find(accel, "bench", engines[e].engine,
+						   colfilter[c], colskbs[c]);
+			char buf[40] = "-";
+
+			if (ci(r, &lo, &hi))
+				snprintf(buf, sizeof(buf), "%.1f..%.1f", lo, hi);
+			printf(" %14s", buf);
+		}
+		printf("\n");
+	}
 }
 
 static void table(const char *accel, const char *what)
@@ -165,7 +242,7 @@ static void table(const char *accel, const char *what)
 	printf("kernel: %s (Debian linux-source %s), config %s, series %s\n",
 	       get(any, "kernel"), get(any, "debian_version"),
 	       get(any, "config_hash"), get(any, "series_hash"));
-	header();
+	header(10);
 	for (e = 0; e < NENGINES; e++) {
 		int have = 0;
 
@@ -191,8 +268,13 @@ static void table(const char *accel, const char *what)
 		}
 		printf("\n");
 	}
+	marked = 0;
 	ratio_line(accel, "old/new", "old", "new", ratio2014);
 	ratio_line(accel, "new/jit", "new", "jit", NULL);
+	if (marked)
+		printf("(*: the two engines' 95%% CIs of the median do not overlap, a significant\n"
+		       " difference; ~: they overlap, not significant)\n");
+	ci_table(accel);
 	printf("\n");
 }
 
@@ -202,7 +284,7 @@ static void reference(void)
 	int c;
 
 	printf("--x86_64-- 2014, commit bd4cf0ed331a (hardware, ns per call)\n");
-	header();
+	header(10);
 	for (i = 0; i < sizeof(ref2014) / sizeof(ref2014[0]); i++) {
 		printf("%-14s", ref2014[i].label);
 		for (c = 0; c < 4; c++)

@@ -27,8 +27,10 @@ for a in tcg icount; do
 	printf 'accel=%s\nunit=%s\nkind=%s\n' "$a" "$unit" "$kind" > "$run/$a/host.txt"
 	printf 'kernel=6.1.192\ncpu=QEMU Virtual CPU, version 2.5+\nclocksource=tsc\n' > "$run/$a/meta.txt"
 done
-cell() { # accel tag engine filter packet skbs median
-	echo "tag=$2 filter=$4 packet=$5 engine=$3 skbs=$6 samples=21 calls_per_sample=4096 min=$7 median=$7 mean=$7 stddev=0.500 verdict=262144 jited=0 insns=30 image_bytes=0 clock=tsc" >> "$run/$1/cells.txt"
+cell() { # accel tag engine filter packet skbs median [ci_lo ci_hi]
+	ci=
+	[ $# -gt 7 ] && ci=" ci_lo=$8 ci_hi=$9 ci_level=97.3"
+	echo "tag=$2 filter=$4 packet=$5 engine=$3 skbs=$6 samples=21 calls_per_sample=4096 min=$7 median=$7 mean=$7 stddev=0.500$ci verdict=262144 jited=0 insns=30 image_bytes=0 clock=tsc" >> "$run/$1/cells.txt"
 }
 for a in tcg icount; do
 	cell $a bench new fprog1 tcp22-payload 1 31.250
@@ -41,6 +43,17 @@ for a in tcg icount; do
 	cell $a bench old fprog2 tcp22-payload 10000 202.000
 	cell $a crosscheck new fprog1 testbpf100 1 770.000
 done
+# tcg's cells carry confidence intervals; fprog #2 cache-miss overlaps.
+: > "$run/tcg/cells.txt"
+cell tcg bench new fprog1 tcp22-payload 1 31.250 31.000 31.500
+cell tcg bench new fprog1 tcp22-payload 10000 71.000 70.000 72.000
+cell tcg bench new fprog2 tcp22-payload 1 47.000 46.500 47.500
+cell tcg bench new fprog2 tcp22-payload 10000 97.000 90.000 210.000
+cell tcg bench old fprog1 tcp22-payload 1 90.000 89.000 91.000
+cell tcg bench old fprog1 tcp22-payload 10000 101.000 100.000 102.000
+cell tcg bench old fprog2 tcp22-payload 1 192.000 190.000 194.000
+cell tcg bench old fprog2 tcp22-payload 10000 202.000 195.000 209.000
+cell tcg crosscheck new fprog1 testbpf100 1 770.000
 mkdir -p "$run/tcg/perf"
 cat > "$run/tcg/perf/bench-old-fprog2-tcp22-payload-skbs1.stat" <<'X'
 # started on Thu Dec  3 04:00:00 2026
@@ -66,7 +79,7 @@ else
 fi
 expect "csv has header + 20 rows" test "$(wc -l < "$run/results.csv")" = 21
 expect "csv header names accel, cpu, kernel, config" \
-	grep -q '^run_id,accel,kind,.*,unit,.*,cpu,clocksource,kernel,debian_version,config_hash,series_hash,task_clock_ms,cycles,instructions,branches,branch_misses,cache_misses,flavour$' "$run/results.csv"
+	grep -q '^run_id,accel,kind,.*,unit,.*,cpu,clocksource,kernel,debian_version,config_hash,series_hash,task_clock_ms,cycles,instructions,branches,branch_misses,cache_misses,flavour,ci_lo,ci_hi,ci_level$' "$run/results.csv"
 expect "csv quotes a cpu model with a comma" grep -q ',"QEMU Virtual CPU, version 2.5+",' "$run/results.csv"
 expect "csv row carries accel, unit and config" \
 	grep -q '^test,icount,counted,bench,new,fprog1,tcp22-payload,1,21,4096,31.250,31.250,31.250,0.500,insns,262144,0,30,0,' "$run/results.csv"
@@ -76,15 +89,24 @@ expect "csv maps jited:1 to engine jit" grep -q ',test_bpf,jit,testbpf34,testbpf
 
 "$tools/mktable" "$run/results.csv" > "$run/table.txt"
 expect "csv: perf stat task-clock and 'not supported' counters" \
-	grep -q '^test,tcg,emulated,bench,old,fprog2,.*,812.50,not supported,not supported,not supported,not supported,not supported,$' "$run/results.csv"
+	grep -q '^test,tcg,emulated,bench,old,fprog2,.*,812.50,not supported,not supported,not supported,not supported,not supported,,190.000,194.000,97.3$' "$run/results.csv"
 expect "csv: perf stat counted branches" \
-	grep -q '^test,icount,counted,bench,old,fprog2,.*,812.50,not supported,not supported,1000000,25000,not supported,$' "$run/results.csv"
+	grep -q '^test,icount,counted,bench,old,fprog2,.*,812.50,not supported,not supported,1000000,25000,not supported,,,,$' "$run/results.csv"
 expect "table: perf section says not supported, never 0" \
 	sh -c "grep -A2 'perf stat, accel=tcg' '$run/table.txt' | grep -q '^old BPF  *812.50  *not supported  *not supported  *not supported  *not supported  *-$'"
 expect "table: perf section branch-miss rate" \
 	sh -c "grep -A2 'perf stat, accel=icount' '$run/table.txt' | grep -q '^old BPF .* 1000000  *25000  *2.50%$'"
 expect "table: icount (counted) comes before tcg (emulated)" \
 	sh -c "grep -n 'accel=icount' '$run/table.txt' | cut -d: -f1 | { read -r i; grep -n 'accel=tcg' '$run/table.txt' | cut -d: -f1 | { read -r t; [ \$i -lt \$t ]; }; }"
+expect "csv: CI columns from the result line" \
+	grep -q '^test,tcg,emulated,bench,new,fprog1,.*,97.3$' "$run/results.csv"
+expect "table: significant ratios marked *, overlapping ones ~" \
+	grep -q '^old/new  *2.9x\*  *1.4x\*  *4.1x\*  *2.1x~   (2014:' "$run/table.txt"
+expect "table: the legend of the marks" grep -q "CIs of the median do not overlap" "$run/table.txt"
+expect "table: CI block under the tcg table" \
+	sh -c "grep -A4 '^95% confidence interval' '$run/table.txt' | grep -q '^old BPF  *89.0..91.0  *100.0..102.0  *190.0..194.0  *195.0..209.0$'"
+expect "table: no CI block without CI columns (icount)" \
+	test "$(grep -c '^95% confidence interval' "$run/table.txt")" = 1
 expect "table: tcg is marked emulated" grep -q 'accel=tcg: EMULATED timing' "$run/table.txt"
 expect "table: icount unit is insns" grep -q 'unit: insns per call' "$run/table.txt"
 expect "table: new BPF row" grep -q '^new BPF  *31.2  *71.0  *47.0  *97.0$' "$run/table.txt"

@@ -66,9 +66,48 @@ timed_run() {
 	if perf record -q -N -e cpu-clock -F 4000 -o /tmp/perf.data -- \
 		/bench/knob "$KNOBS/run" 1 > /dev/null 2>&1; then
 		perf report -i /tmp/perf.data --stdio --sort symbol \
-			--percent-limit 0.5 > "$PERF_OUT/$1.report" 2> /dev/null || true
+			--percent-limit 0.5 2> /dev/null |
+			fold_jit_samples "$(result_key image_start)" \
+				"$(result_key image_end)" > "$PERF_OUT/$1.report" || true
 	fi
 	rm -f /tmp/perf.data
+}
+
+# result_key KEY: a key of the last run's result line (empty if absent).
+result_key() {
+	tr ' ' '\n' < "$KNOBS/result" | sed -n "s/^$1=//p"
+}
+
+# fold_jit_samples START END: a JIT image has no kallsyms entry, so perf
+# report lists each sampled address in it as a bare 0x... symbol.  Fold the
+# ones in [START, END) into one "[bpf jit image]" line, re-sorted by share.
+# Addresses are compared as strings: perf and the module both print 16
+# lower-case hex digits.  The header is kept, perf's closing tip dropped.
+fold_jit_samples() {
+	awk -v lo="$1" -v hi="$2" '
+	BEGIN { n = 0 }
+	/^#/ || /^$/ { if (!n) print; next }
+	$2 == "[k]" && lo != "" && length($3) == 18 &&
+	    ($3 "") >= (lo "") && ($3 "") < (hi "") {
+		jit += $1; folded++; next
+	}
+	{ pct[n] = $1 + 0; line[n++] = $0 }
+	END {
+		if (folded) {
+			pct[n] = jit
+			line[n++] = sprintf("%9.2f%%  [k] [bpf jit image %s, %d addresses]",
+				jit, lo, folded)
+		}
+		for (i = 1; i < n; i++)
+			for (j = i; j > 0; j--) {
+				if (pct[j] <= pct[j - 1])
+					break
+				t = pct[j]; pct[j] = pct[j - 1]; pct[j - 1] = t
+				t = line[j]; line[j] = line[j - 1]; line[j - 1] = t
+			}
+		for (i = 0; i < n; i++)
+			print line[i]
+	}'
 }
 
 # run_cell ENGINE FILTER PACKET SKBS [TAG]: run one cell and print the

@@ -102,6 +102,7 @@ struct bench_run {
 	u32 jited;
 	u32 len;
 	u32 image_bytes;
+	unsigned long image;		/* where the JIT image starts */
 };
 
 struct bench_result {
@@ -113,10 +114,14 @@ struct bench_result {
 	u64 median_ps;
 	u64 mean_ps;
 	u64 stddev_ps;
+	u64 ci_lo_ps;			/* 95% CI of the median, when ci_level */
+	u64 ci_hi_ps;
+	u32 ci_level;			/* its coverage in 0.1%, 0: n too small */
 	u32 verdict;
 	u32 jited;
 	u32 len;
 	u32 image_bytes;
+	unsigned long image;
 };
 
 static DEFINE_MUTEX(bench_lock);
@@ -263,6 +268,7 @@ static int bench_prog_prepare(struct bench_run *r, bool jit)
 	r->jited = prog->jited;
 	r->len = prog->len;
 	r->image_bytes = prog->jited ? prog->jited_len : 0;
+	r->image = prog->jited ? (unsigned long)prog->bpf_func : 0;
 	return 0;
 }
 
@@ -451,11 +457,45 @@ static int bench_cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* min, median, mean and sample standard deviation, in ps; sorts @ps. */
+/*
+ * 95% confidence interval of the median from order statistics: the
+ * largest rank l (1-based) with P(Bin(n, 1/2) <= l - 1) <= 2.5%, so that
+ * [x(l), x(n+1-l)] covers the median with probability 1 - 2 P(X <= l - 1)
+ * >= 95%, whatever the distribution of the samples.  Exact binomial sums
+ * up to n = 50 (exact in a u64), the normal approximation
+ * l = floor((n - 1.96 sqrt(n)) / 2) above.  Returns 0 when n is too small
+ * for any such interval (n < 6); sets *level to the coverage in 0.1%.
+ */
+static u32 bench_ci_rank(u32 n, u32 *level)
+{
+	u64 limit, cum = 0, c = 1;	/* c = C(n, l) */
+	u32 l;
+
+	*level = 950;
+	if (n > 50)
+		return (u32)div_u64(100ULL * n - int_sqrt64(38416ULL * n), 200);
+	limit = div_u64(BIT_ULL(n), 40);	/* 2.5% of 2^n */
+	for (l = 0; l < n / 2; l++) {
+		if (cum + c > limit)
+			break;
+		cum += c;
+		c = div_u64(c * (n - l), l + 1);
+	}
+	/* cum = P(X <= l - 1) * 2^n */
+	if (l)
+		*level = 1000 - (u32)div64_u64(2000 * cum + BIT_ULL(n) - 1,
+					       BIT_ULL(n));
+	return l;
+}
+
+/*
+ * min, median, mean, sample standard deviation and the median's 95%
+ * confidence interval, in ps; sorts @ps.
+ */
 static void bench_stats(u64 *ps, u32 cnt, struct bench_result *res)
 {
 	u64 sum = 0, sq = 0, d;
-	u32 i;
+	u32 i, l;
 
 	sort(ps, cnt, sizeof(*ps), bench_cmp_u64, NULL);
 	for (i = 0; i < cnt; i++)
@@ -472,6 +512,11 @@ static void bench_stats(u64 *ps, u32 cnt, struct bench_result *res)
 			sq = U64_MAX;
 	}
 	res->stddev_ps = cnt > 1 ? int_sqrt64(div_u64(sq, cnt - 1)) : 0;
+	l = bench_ci_rank(cnt, &res->ci_level);
+	if (!l)
+		res->ci_level = 0;
+	res->ci_lo_ps = l ? ps[l - 1] : 0;
+	res->ci_hi_ps = l ? ps[cnt - l] : 0;
 }
 
 static int bench_run_cell(void)
@@ -574,6 +619,7 @@ static int bench_run_cell(void)
 	bench.result.jited = r.jited;
 	bench.result.len = r.len;
 	bench.result.image_bytes = r.image_bytes;
+	bench.result.image = r.image;
 	bench.result_valid = true;
 out:
 	if (err == -EINTR)
@@ -995,9 +1041,24 @@ static int bench_show_result(const struct bench_knob *k, struct seq_file *m)
 	bench_show_ps(m, "median", res->median_ps);
 	bench_show_ps(m, "mean", res->mean_ps);
 	bench_show_ps(m, "stddev", res->stddev_ps);
+	if (res->ci_level) {
+		bench_show_ps(m, "ci_lo", res->ci_lo_ps);
+		bench_show_ps(m, "ci_hi", res->ci_hi_ps);
+		seq_printf(m, " ci_level=%u.%u", res->ci_level / 10,
+			   res->ci_level % 10);
+	}
 	/* No cheap way to name the current clocksource from a module. */
-	seq_printf(m, " verdict=%u jited=%u insns=%u image_bytes=%u clock=ktime\n",
+	seq_printf(m, " verdict=%u jited=%u insns=%u image_bytes=%u",
 		   res->verdict, res->jited, res->len, res->image_bytes);
+	/*
+	 * Programs from bpf_prog_create() get no kallsyms entry: perf shows
+	 * their samples as bare addresses, which this range lets the guest
+	 * name.
+	 */
+	if (res->image_bytes)
+		seq_printf(m, " image_start=0x%016lx image_end=0x%016lx",
+			   res->image, res->image + res->image_bytes);
+	seq_puts(m, " clock=ktime\n");
 	return 0;
 }
 
