@@ -1,7 +1,8 @@
 # Grouped bars, one group per bench cell, one bar per series, each bar
 # labelled with its value.  Run by render.sh with term ("svg" or "png"),
 # out (output file) and par (the <stem>.gp csv2dat wrote: dat, ttl, ylab,
-# xlab, fmt, whiskers, refline, nser, names[], colours[], xtics) set.
+# xlab, fmt, whiskers, refline (with refy, reflabel: a dashed line at y =
+# refy), nser, names[], colours[], xtics) set.
 if (term eq "svg") {
 	set terminal svg size 1200,700 dynamic noenhanced font "Sans,12" background "#ffffff"
 } else {
@@ -19,8 +20,8 @@ set yrange [0:*]
 set offsets 0, 0, graph 0.12, 0
 set xtics nomirror scale 0
 if (refline) {
-	set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1.5 lc rgb "#555555" front
-	set label 1 "1x" at first 1.5, first 1 center offset 0,0.8 textcolor rgb "#555555" front
+	set arrow 1 from graph 0, first refy to graph 1, first refy nohead dt 2 lw 1.5 lc rgb "#555555" front
+	set label 1 reflabel at graph 0.01, first refy left offset 0,0.8 textcolor rgb "#555555" front
 }
 if (whiskers) {
 	plot for [i=1:nser] dat index (i-1) using 1:2:3:4:5 with boxerrorbars lc rgb colours[i] lw 1 title names[i], \

@@ -15,6 +15,8 @@
  *   bars   ratios-<accel>          old/new and new/jit per cell beside 2014
  *   bars   ratios-all              old/new of every accelerator beside 2014
  *   sweep  sweep-<accel>-<filter>  per-call cost against distinct skbs
+ *   bars   seccomp-<accel>         ns (insns) per filtered syscall, one bar
+ *                                  per engine, no-filter cost as a line
  *
  * Each accelerator gets its own plots, titled with its name and what it
  * measures; the one plot mixing accelerators (ratios-all) says so.
@@ -355,7 +357,7 @@ static void bars(const struct accel *a)
 	gp_assign(gp, "ylab", buf);
 	gp_assign(gp, "xlab", "bench cell: filter, skb working set (packet tcp22-payload)");
 	gp_assign(gp, "fmt", "%.1f");
-	fprintf(gp, "whiskers = 1\nrefline = 0\n");
+	fprintf(gp, "whiskers = 1\nrefline = 0\nrefy = 0\nreflabel = \"\"\n");
 	series_names(gp, n, names, colours);
 	xtics(gp);
 	out_close(gp);
@@ -404,7 +406,7 @@ static void ratio_gp(const char *stem, const char *ttl, const char *ylab,
 	gp_assign(gp, "ylab", ylab);
 	gp_assign(gp, "xlab", "bench cell: filter, skb working set (packet tcp22-payload)");
 	gp_assign(gp, "fmt", "%.1fx");
-	fprintf(gp, "whiskers = 0\nrefline = 1\n");
+	fprintf(gp, "whiskers = 0\nrefline = 1\nrefy = 1\nreflabel = \"1x\"\n");
 	series_names(gp, ns, names, colours);
 	xtics(gp);
 	out_close(gp);
@@ -602,6 +604,100 @@ static void sweep(const struct accel *a, const char *filter)
 	printf("sweep %s\n", stem);
 }
 
+/*
+ * (5) seccomp: the per-syscall cost of syscall(199, 100) under the short
+ * and the large filter, one bar per engine the filter was attached with,
+ * and the cost without a filter as a dashed line.
+ */
+static void seccomp_bars(const struct accel *a)
+{
+	static const char *const filters[2] = { "short", "large" };
+	const char *names[MAX_ENGINES], *colours[MAX_ENGINES];
+	const struct csv_row *none = NULL, *r;
+	int present[MAX_ENGINES], n = 0, e, c, i;
+	char stem[128], d[512], t[2048], m[512];
+	FILE *dat, *gp;
+
+	for (e = 0; e < nengines; e++)
+		present[e] = 0;
+	for (i = 0; i < csv.nrows; i++) {
+		r = &csv.rows[i];
+		if (strcmp(get(r, "accel"), a->name) || strcmp(get(r, "tag"), "seccomp"))
+			continue;
+		if (!strcmp(get(r, "filter"), "none")) {
+			none = r;
+			continue;
+		}
+		e = engine_index(get(r, "engine"));
+		if (e >= 0)
+			present[e] = 1;
+	}
+	for (e = 0; e < nengines; e++)
+		if (present[e]) {
+			names[n] = engines[e].label;
+			colours[n++] = engines[e].colour;
+		}
+	if (!n) {
+		fprintf(stderr, "csv2dat: accel=%s has no seccomp cells: no seccomp plot\n",
+			a->name);
+		return;
+	}
+	snprintf(stem, sizeof(stem), "seccomp-%s", a->name);
+	dat = out_open(stem, "dat");
+	fprintf(dat, "# %s: x median lo hi width\n", stem);
+	for (e = 0, i = 0; e < nengines; e++) {
+		if (!present[e])
+			continue;
+		fprintf(dat, "# %s\n", engines[e].name);
+		for (c = 0; c < 2; c++) {
+			double lo, hi;
+			int k;
+
+			for (k = 0, r = NULL; k < csv.nrows && !r; k++)
+				if (!strcmp(get(&csv.rows[k], "accel"), a->name) &&
+				    !strcmp(get(&csv.rows[k], "tag"), "seccomp") &&
+				    !strcmp(get(&csv.rows[k], "engine"), engines[e].name) &&
+				    !strcmp(get(&csv.rows[k], "filter"), filters[c]))
+					r = &csv.rows[k];
+			if (!r)
+				continue;
+			spread(r, &lo, &hi);
+			fprintf(dat, "%.4f %.3f %.3f %.3f %.4f\n", bar_x(c, i, n),
+				num(r, "median"), lo, hi, 0.8 / n);
+		}
+		fprintf(dat, "NaN NaN NaN NaN NaN\n\n\n");
+		i++;
+	}
+	out_close(dat);
+
+	gp = out_open(stem, "gp");
+	gp_assign(gp, "dat", stem);
+	fprintf(gp, "dat = dat . \".dat\"\n");
+	describe(a, d, sizeof(d));
+	snprintf(m, sizeof(m), "guest cpu: %s; kernel %s",
+		 get(a->any, "cpu"), get(a->any, "kernel"));
+	snprintf(t, sizeof(t), "seccomp: %s per syscall(199, 100), %s\n%s\n"
+		 "median of %s runs x %s calls, whiskers = min..mean+1 stddev of the runs",
+		 a->unit, d, m, none ? get(none, "samples") : "?",
+		 none ? get(none, "calls_per_sample") : "?");
+	gp_assign(gp, "ttl", t);
+	snprintf(d, sizeof(d), "%s per syscall, accel=%s%s", a->unit, a->name,
+		 !strcmp(a->kind, "emulated") ? " (EMULATED)" : "");
+	gp_assign(gp, "ylab", d);
+	gp_assign(gp, "xlab", "seccomp filter (libseccomp; the engine it was attached with)");
+	gp_assign(gp, "fmt", "%.0f");
+	fprintf(gp, "whiskers = 1\nrefline = %d\nrefy = %.3f\n", !!none,
+		none ? num(none, "median") : 0.0);
+	snprintf(d, sizeof(d), "no filter: %.0f %s", none ? num(none, "median") : 0.0,
+		 a->unit);
+	gp_assign(gp, "reflabel", d);
+	series_names(gp, n, names, colours);
+	fprintf(gp, "set xtics (\"short filter (2 rules)\" 1, \"large filter (~200 rules)\" 2)\n"
+		"set xrange [0.5:2.5]\n");
+	out_close(gp);
+	printf("bars %s\n", stem);
+}
+
 static void find_accels(void)
 {
 	size_t k;
@@ -663,6 +759,7 @@ int main(int argc, char **argv)
 		ratios(&accels[a]);
 		sweep(&accels[a], "fprog1");
 		sweep(&accels[a], "fprog2");
+		seccomp_bars(&accels[a]);
 	}
 	ratios_all();
 	return 0;

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmpruns - compare the medians of two runs cell by cell.
+ * cmpruns - compare the medians of two or more runs cell by cell.
  *
- *   cmpruns A.csv B.csv PCT
+ *   cmpruns A.csv B.csv [C.csv ...] PCT
  *
  * A cell is (accel, tag, engine, filter, packet, skbs).  Prints each cell's
- * relative difference; exits 1 when a cell differs by more than PCT
- * percent or is missing from either run.
+ * median in every run and their spread, (max - min) / min; exits 1 when a
+ * cell's spread exceeds PCT percent or the cell is missing from a run.
  */
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "csv.h"
+
+#define MAX_RUNS 32
 
 static const char *const key[] = {
 	"accel", "tag", "engine", "filter", "packet", "skbs",
@@ -64,37 +66,54 @@ static int missing(const struct csv *a, const struct csv *b, const char *what)
 
 int main(int argc, char **argv)
 {
-	struct csv a, b;
+	struct csv run[MAX_RUNS];
 	double pct, worst = 0;
-	int i, j, bad = 0;
+	int n = argc - 2, r, i, j, bad = 0;
 	char buf[256];
 
-	if (argc != 4 || (pct = atof(argv[3])) <= 0) {
-		fprintf(stderr, "usage: cmpruns A.csv B.csv PCT\n");
+	if (n < 2 || n > MAX_RUNS || (pct = atof(argv[argc - 1])) <= 0) {
+		fprintf(stderr, "usage: cmpruns A.csv B.csv [C.csv ...] PCT (2 to %d runs)\n",
+			MAX_RUNS);
 		return 2;
 	}
-	csv_load(&a, argv[1]);
-	csv_load(&b, argv[2]);
-	for (i = 0; i < a.nrows; i++) {
-		for (j = 0; j < b.nrows; j++) {
-			double x, y, d;
+	for (r = 0; r < n; r++)
+		csv_load(&run[r], argv[r + 1]);
+	for (i = 0; i < run[0].nrows; i++) {
+		const struct csv_row *ra = &run[0].rows[i];
+		double lo = INFINITY, hi = -INFINITY, d;
+		int have = 0;
 
-			if (!same_cell(&a, &a.rows[i], &b, &b.rows[j]))
-				continue;
-			x = atof(csv_get(&a, &a.rows[i], "median"));
-			y = atof(csv_get(&b, &b.rows[j], "median"));
-			d = x > 0 ? 100.0 * fabs(y - x) / x : (y > 0 ? 100 : 0);
-			name(&a, &a.rows[i], buf, sizeof(buf));
-			printf("%-48s %12.3f %12.3f %7.2f%%%s\n", buf, x, y, d,
-			       d > pct ? "  > limit" : "");
-			if (d > worst)
-				worst = d;
-			bad += d > pct;
-			break;
+		name(&run[0], ra, buf, sizeof(buf));
+		printf("%-48s", buf);
+		for (r = 0; r < n; r++) {
+			for (j = 0; j < run[r].nrows; j++) {
+				double x;
+
+				if (!same_cell(&run[0], ra, &run[r], &run[r].rows[j]))
+					continue;
+				x = atof(csv_get(&run[r], &run[r].rows[j], "median"));
+				printf(" %10.3f", x);
+				lo = fmin(lo, x);
+				hi = fmax(hi, x);
+				have++;
+				break;
+			}
+			if (j == run[r].nrows)
+				printf(" %10s", "-");
 		}
+		if (have < n) {
+			printf("  missing\n");
+			continue;	/* counted by missing() */
+		}
+		d = lo > 0 ? 100.0 * (hi - lo) / lo : (hi > 0 ? 100 : 0);
+		printf(" %7.2f%%%s\n", d, d > pct ? "  > limit" : "");
+		worst = fmax(worst, d);
+		bad += d > pct;
 	}
-	bad += missing(&a, &b, argv[1]) + missing(&b, &a, argv[2]);
-	printf("%d cells compared, worst difference %.2f%% (limit %.2f%%), %d bad\n",
-	       a.nrows, worst, pct, bad);
+	for (r = 1; r < n; r++)
+		bad += missing(&run[0], &run[r], argv[r + 1]) +
+		       missing(&run[r], &run[0], argv[1]);
+	printf("%d cells compared over %d runs, worst spread (max-min)/min %.2f%% (limit %.2f%%), %d bad\n",
+	       run[0].nrows, n, worst, pct, bad);
 	return bad ? 1 : 0;
 }

@@ -378,7 +378,7 @@ static void perf_top(const char *path)
  */
 static const char *const perf_cells[] = {
 	"bench-%s-fprog2-tcp22-payload-skbs1",
-	"seccomp-%s-large",
+	"seccomp-%s-large-nr199-skbs1",
 };
 
 static const char *const perf_engines[] = {

@@ -200,7 +200,9 @@ static void ci_table(const char *accel)
 	if (!level)
 		return;
 	printf("95%% confidence interval of each median (order statistics, %s%% coverage\n"
-	       "with %s samples):\n", get(level, "ci_level"), get(level, "samples"));
+	       "with %s %s):\n", get(level, "ci_level"),
+	       *get(level, "placements") ? get(level, "placements") : get(level, "samples"),
+	       *get(level, "placements") ? "placement medians" : "samples");
 	header(14);
 	for (e = 0; e < NENGINES; e++) {
 		int have = 0;
@@ -236,8 +238,14 @@ static void table(const char *accel, const char *what)
 	printf("--%s-- accel=%s: %s\n",
 	       !strcmp(get(any, "flavour"), "um") ? "um (User-mode Linux on an x86_64 host)" :
 	       "x86_64", accel, what);
-	printf("unit: %s per call, median of %s samples; smaller is better\n",
-	       get(any, "unit"), get(any, "samples"));
+	if (*get(any, "placements"))
+		printf("unit: %s per call, median over %s placements (runs with fresh skbs,\n"
+		       "program and stack) of %d samples each; smaller is better\n",
+		       get(any, "unit"), get(any, "placements"),
+		       atoi(get(any, "samples")) / atoi(get(any, "placements")));
+	else
+		printf("unit: %s per call, median of %s samples; smaller is better\n",
+		       get(any, "unit"), get(any, "samples"));
 	printf("cpu: %s; clocksource: %s\n", get(any, "cpu"), get(any, "clocksource"));
 	printf("kernel: %s (Debian linux-source %s), config %s, series %s\n",
 	       get(any, "kernel"), get(any, "debian_version"),

@@ -95,8 +95,8 @@ fold_jit_samples() {
 	END {
 		if (folded) {
 			pct[n] = jit
-			line[n++] = sprintf("%9.2f%%  [k] [bpf jit image %s, %d addresses]",
-				jit, lo, folded)
+			line[n++] = sprintf("%9.2f%%  [k] [bpf jit image: %d addresses in %s-%s]",
+				jit, folded, lo, hi)
 		}
 		for (i = 1; i < n; i++)
 			for (j = i; j > 0; j--) {
@@ -111,7 +111,9 @@ fold_jit_samples() {
 }
 
 # run_cell ENGINE FILTER PACKET SKBS [TAG]: run one cell and print the
-# result line prefixed with what was measured.
+# result line prefixed with what was measured.  With BENCH_PLACEMENTS=R > 1
+# the cell is run R times (R placements, see combine_placements) and the
+# line combines them; perf covers the first.
 run_cell() {
 	engine=$1 filter=$2 packet=$3 skbs=$4 tag=${5:-bench}
 	expect=$(expected_verdict "$filter" "$packet") ||
@@ -124,10 +126,88 @@ run_cell() {
 	set_knob expect "$expect" &&
 	timed_run "$tag-$engine-$filter-$packet-skbs$skbs" || return 1
 	if [ -f /tmp/result.timed ]; then
-		echo "tag=$tag filter=$filter packet=$packet $(cat /tmp/result.timed)"
+		cat /tmp/result.timed > /tmp/placements
 	else
-		echo "tag=$tag filter=$filter packet=$packet $(cat "$KNOBS/result")"
+		cat "$KNOBS/result" > /tmp/placements
 	fi
+	placement=1
+	while [ "$placement" -lt "${BENCH_PLACEMENTS:-1}" ]; do
+		set_knob run 1 || return 1
+		cat "$KNOBS/result" >> /tmp/placements
+		placement=$((placement + 1))
+	done
+	if [ "$placement" = 1 ]; then
+		echo "tag=$tag filter=$filter packet=$packet $(cat /tmp/placements)"
+	else
+		echo "tag=$tag filter=$filter packet=$packet $(combine_placements < /tmp/placements)"
+	fi
+}
+
+# combine_placements: result lines of R runs of one cell -> one line.
+# Each run of a cell is a new placement: new skbs, a new program, a new
+# process and kernel stack (the knob tool), so new cache-set and 4K-alias
+# relations between them.  On hardware that moves a cell's median by far
+# more than its within-run CI (UML here: 24 vs 32 ns for the same cell in
+# one boot), so a single run per cell does not repeat across boots.  The
+# combined line's median is the median of the R medians, its 95% CI the
+# order-statistics interval over those R medians (the placement is the
+# random part; same rule as the module's, exact binomial), min the
+# smallest sample, mean the mean of the means, stddev that of the medians.
+combine_placements() {
+	awk '
+	# largest l with P(Bin(n, 1/2) <= l-1) <= 2.5% (busybox awk: no ^)
+	function ci_rank(n,  p, cum, l) {
+		p = 1
+		for (l = 0; l < n; l++) p /= 2
+		cum = 0
+		for (l = 0; l < int(n / 2); l++) {
+			if (cum + p > 0.025) break
+			cum += p; p = p * (n - l) / (l + 1)
+		}
+		level = 100 * (1 - 2 * cum)
+		return l
+	}
+	{
+		for (i = 1; i <= NF; i++) {
+			k = $i; sub(/=.*/, "", k); v = $i; sub(/^[^=]*=/, "", v)
+			val[NR, k] = v
+			if (NR == 1) keys[++nk] = k
+		}
+		med[NR] = val[NR, "median"] + 0
+	}
+	END {
+		n = NR
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1; j--) {
+				if (med[j] >= med[j - 1]) break
+				t = med[j]; med[j] = med[j - 1]; med[j - 1] = t
+			}
+		m = (n % 2) ? med[(n + 1) / 2] : (med[n / 2] + med[n / 2 + 1]) / 2
+		mn = val[1, "min"] + 0; sum = 0; ss = 0; samples = 0
+		for (i = 1; i <= n; i++) {
+			if (val[i, "min"] + 0 < mn) mn = val[i, "min"] + 0
+			sum += val[i, "mean"]; samples += val[i, "samples"]
+			ss += (med[i] - m) * (med[i] - m)
+		}
+		sd = 0
+		if (n > 1) { sd = ss / (n - 1); r = sd; for (i = 0; i < 60 && r > 0; i++) r = (r + sd / r) / 2; sd = r }
+		l = ci_rank(n)
+		out = ""
+		for (i = 1; i <= nk; i++) {
+			k = keys[i]; v = val[1, k]
+			if (k == "ci_lo" || k == "ci_hi" || k == "ci_level") continue
+			if (k == "samples") v = samples " placements=" n
+			else if (k == "min") v = sprintf("%.3f", mn)
+			else if (k == "median") v = sprintf("%.3f", m)
+			else if (k == "mean") v = sprintf("%.3f", sum / n)
+			else if (k == "stddev") {
+				v = sprintf("%.3f", sd)
+				if (l) v = v sprintf(" ci_lo=%.3f ci_hi=%.3f ci_level=%.1f", med[l], med[n + 1 - l], level)
+			}
+			out = out (i > 1 ? " " : "") k "=" v
+		}
+		print out
+	}'
 }
 
 # wait_clocksource: x86 boots on tsc-early and moves to tsc (or another

@@ -12,6 +12,9 @@ SECCOMP_KNOB=/proc/sys/kernel/seccomp_classic_interp
 SECCOMP_NR=199
 SECCOMP_ARG=100
 SECCOMP_DENY_ARG=0
+# x86-64 module mapping space, where 6.1 allocates BPF JIT images.
+MODULE_AREA_START=0xffffffffa0000000
+MODULE_AREA_END=0xffffffffff000000
 
 # seccomp_engines: the engines to attach filters with; none without
 # CONFIG_SECCOMP_FILTER.
@@ -48,6 +51,27 @@ seccomp_expect_class() {
 	esac
 }
 
+# seccomp_perf CELL FILE CALLS: one more run of CALLS calls under perf stat
+# and one under perf record, named like the bench cells
+# (<tag>-<engine>-<filter>-<packet>-skbs<N>) so that mkcsv and mkcover find
+# them.  A seccomp JIT image has no kallsyms entry and its address is not
+# known here: bare addresses in the module area (where 6.1 x86-64 puts JIT
+# images; this module's own symbols resolve) are folded as the JIT image.
+seccomp_perf() {
+	perf_wanted || return 0
+	perf stat -x, -o "$PERF_OUT/$1.stat" -e "$PERF_EVENTS" -- \
+		/bench/seccomp-bench "$2" "$SECCOMP_NR" "$SECCOMP_ARG" "$3" > /dev/null 2>&1 ||
+		say "perf stat of $1 failed"
+	if perf record -q -N -e cpu-clock -F 4000 -o /tmp/perf.data -- \
+		/bench/seccomp-bench "$2" "$SECCOMP_NR" "$SECCOMP_ARG" "$3" > /dev/null 2>&1; then
+		perf report -i /tmp/perf.data --stdio --sort symbol \
+			--percent-limit 0.5 2> /dev/null |
+			fold_jit_samples "$MODULE_AREA_START" "$MODULE_AREA_END" \
+				> "$PERF_OUT/$1.report" || true
+	fi
+	rm -f /tmp/perf.data
+}
+
 # seccomp_cell ENGINE FILTER CALLS RUNS: time RUNS runs of CALLS calls and
 # print a cells.txt line (ns per syscall, over the runs).
 seccomp_cell() {
@@ -63,6 +87,7 @@ seccomp_cell() {
 		echo "$line" | sed -n 's/.* ns_per_call=\([0-9.]*\).*/\1/p' >> /tmp/seccomp.runs
 		i=$((i + 1))
 	done
+	seccomp_perf "seccomp-$engine-$filter-nr199-skbs1" "$file" "$calls"
 	jited=0; [ "$engine" = jit ] && jited=1
 	# busybox awk has no sqrt(): Newton's method.
 	sort -n /tmp/seccomp.runs | awk -v e="$engine" -v f="$filter" -v c="$calls" -v j="$jited" '

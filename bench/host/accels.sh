@@ -37,7 +37,10 @@ accel_plan_args() {
 	tcg) echo "bench.samples=7 bench.sample_us=10000" ;;
 	# UML traps every guest syscall through ptrace (~60 us): a seccomp
 	# filter's cost disappears in that, so no seccomp cells there.
-	uml) echo "bench.seccomp_calls=0" ;;
+	# Hardware timing: 11 placements of 5 samples per cell (lib.sh,
+	# combine_placements): one placement's median does not repeat.
+	uml) echo "bench.seccomp_calls=0 bench.placements=11 bench.samples=5" ;;
+	kvm) echo "bench.placements=11 bench.samples=5" ;;
 	*) echo "" ;;
 	esac
 }
@@ -58,9 +61,26 @@ accel_kind() {
 	esac
 }
 
+# accel_pin ACCEL: the host CPU a hardware-timing guest is pinned to
+# (PIN_CPU, default the last one; "none" to not pin), empty if none.
+accel_pin() {
+	[ "$(accel_kind "$1")" = hardware ] || return 0
+	pin=${PIN_CPU:-$(( $(nproc) - 1 ))}
+	[ "$pin" != none ] && command -v taskset > /dev/null && echo "$pin"
+	return 0
+}
+
 accel_boot() {
 	accel=$1 kernel=$2 initrd=$3 disk=$4 cmdline=$5
 	mem=${GUEST_MEM:-1024}
+	pin=$(accel_pin "$accel")
+	# Pin this shell, and so the guest it becomes (UML's processes,
+	# QEMU's threads), to one CPU.
+	if [ -n "$pin" ]; then
+		taskset -cp "$pin" $$ > /dev/null ||
+			echo "[run] could not pin to cpu $pin" >&2
+		echo "[run] $accel guest pinned to host cpu $pin" >&2
+	fi
 	case "$accel" in
 	kvm) set -- -accel kvm -cpu host ;;
 	tcg) set -- -accel tcg ;;

@@ -91,9 +91,10 @@ done
 "$build/tools/mkcsv" "$dir" > "$dir/results.csv"
 "$build/tools/mktable" "$dir/results.csv" > "$dir/table.txt"
 
-# REPEAT=n: n-1 more boots of every accelerator, each compared cell by cell
-# with the first (run-to-run spread of the medians).
+# REPEAT=n: n-1 more boots of every accelerator; then each cell's median
+# over all n boots and their spread, (max - min) / min (run-to-run spread).
 i=2
+runs="$dir/results.csv"
 while [ "$i" -le "$repeat" ]; do
 	rep=$dir/repeat-$i
 	mkdir -p "$rep"
@@ -103,17 +104,20 @@ while [ "$i" -le "$repeat" ]; do
 		run_plan "$rep" "$a"
 	done
 	"$build/tools/mkcsv" "$rep" > "$rep/results.csv"
-	{
-		echo "== repeat $i vs the first run: median per cell, relative difference"
-		"$build/tools/cmpruns" "$dir/results.csv" "$rep/results.csv" "${SPREAD_LIMIT:-5}" || true
-		echo
-	} >> "$dir/spread.txt"
+	runs="$runs $rep/results.csv"
 	i=$((i + 1))
 done
 if [ "$repeat" -gt 1 ]; then
+	limit=${SPREAD_LIMIT:-5}
 	{
-		echo "run-to-run spread over $repeat boots (results/$run_id/spread.txt):"
-		grep 'cells compared' "$dir/spread.txt"
+		echo "== median per cell in each of the $repeat boots (first = results.csv), spread = (max - min) / min"
+		# shellcheck disable=SC2086
+		"$build/tools/cmpruns" $runs "$limit" || true
+	} > "$dir/spread.txt"
+	{
+		echo "run-to-run spread of the medians over $repeat boots (results/$run_id/spread.txt):"
+		tail -n 1 "$dir/spread.txt"
+		grep -- '> limit' "$dir/spread.txt" | sed 's/^/  /' || true
 		echo
 	} >> "$dir/table.txt"
 fi

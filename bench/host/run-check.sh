@@ -19,7 +19,8 @@ out=$build/check.out
 : > "$log"
 cd "$top"
 
-stage() { echo "[check] $*"; }
+t0=$(date +%s)
+stage() { echo "[check] $* (at $(( $(date +%s) - t0 )) s)"; }
 # t NAME COMMAND...: one test from one command's exit status.
 t() {
 	name=$1; shift
@@ -44,6 +45,7 @@ stage "1/5 host tests: shell scripts, filters, result formatting"
 t "host: shellcheck on every shell script" shellcheck -x \
 	$(find bench filters results plots kernel-patches .ci -type f \( -name '*.sh' -o -name run \) 2>/dev/null)
 make -s tools > "$out" 2>&1 || { cat "$out"; echo "FAIL: host: build tools" | tee -a "$log"; summary; }
+"$top/bench/guest/tests.sh" | collect
 "$top/results/tests.sh" "$build/tools" | collect
 "$top/results/tests-cover.sh" "$build/tools" | collect
 make -s -C filters check 2>&1 | collect

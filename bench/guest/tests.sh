@@ -1,0 +1,51 @@
+#!/bin/sh
+# Host tests of the guest's shell helpers (lib.sh), run with the busybox
+# the guest runs: fold_jit_samples on a made-up perf report.
+# usage: tests.sh      prints PASS:/FAIL: lines
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass() { echo "PASS: guest-lib: $*"; }
+fail() { echo "FAIL: guest-lib: $*"; }
+expect() { # name command...
+	name=$1; shift
+	if "$@" > /dev/null 2>&1; then pass "$name"; else fail "$name"; fi
+}
+
+# The guest's awk is busybox's: test with it.
+mkdir -p "$tmp/bin"
+ln -s "$(command -v busybox)" "$tmp/bin/awk"
+cat > "$tmp/report" <<'X'
+# Samples: 2K of event 'cpu-clock'
+#
+# Overhead  Symbol
+# ........  ......
+#
+    12.00%  [k] bpf_skb_load_helper_16
+     9.00%  [k] 0xffffffffa0007010
+     8.00%  [k] 0xffffffffa0007020
+     7.50%  [k] bench_prog_loop
+     6.00%  [k] 0xffffffffa00070ff
+     0.90%  [k] 0xffffffffa0007100
+     0.80%  [k] 0xffffffffa0006fff
+
+
+#
+# (Cannot load tips.txt file, please install perf!)
+#
+X
+# shellcheck source=bench/guest/lib.sh
+PATH=$tmp/bin:$PATH sh -c ". '$here/lib.sh'; fold_jit_samples 0xffffffffa0007000 0xffffffffa0007100" \
+	< "$tmp/report" > "$tmp/folded"
+expect "fold: the image's addresses become one line, first by share" \
+	sh -c "sed -n 6p '$tmp/folded' | grep -q '^ *23.00%  \[k\] \[bpf jit image: 3 addresses in 0xffffffffa0007000-0xffffffffa0007100\]$'"
+expect "fold: the rest stays in order of share" \
+	sh -c "sed -n '7,8p' '$tmp/folded' | tr -s ' ' | tr '\n' '|' | grep -qx ' 12.00% \[k\] bpf_skb_load_helper_16| 7.50% \[k\] bench_prog_loop|'"
+expect "fold: addresses just outside the image are kept (end is exclusive)" \
+	sh -c "grep -q '0xffffffffa0007100$' '$tmp/folded' && grep -q '0xffffffffa0006fff$' '$tmp/folded'"
+expect "fold: the header is kept, perf's tip dropped" \
+	sh -c "head -n 1 '$tmp/folded' | grep -q '^# Samples: 2K' && ! grep -q tips.txt '$tmp/folded' && test \$(wc -l < '$tmp/folded') = 10"
+PATH=$tmp/bin:$PATH sh -c ". '$here/lib.sh'; fold_jit_samples '' ''" < "$tmp/report" > "$tmp/plain"
+expect "fold: without a range (no JIT) every line stays" \
+	test "$(grep -c '%' "$tmp/plain")" = 7
