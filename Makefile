@@ -82,13 +82,17 @@ $(TOOLS)/seccomp-bench: bench/guest/seccomp-bench.c
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -static -o $@ $<
 
+$(TOOLS)/control: bench/host/control.c
+	@mkdir -p $(TOOLS)
+	$(CC) $(HOSTCFLAGS) -o $@ $< -lm
+
 $(TOOLS)/bpfdiff: bench/guest/bpfdiff.c
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -static -o $@ $<
 
 tools: deps-bench $(TOOLS)/knob $(TOOLS)/mkcsv $(TOOLS)/mktable $(TOOLS)/cmpruns \
 	$(TOOLS)/crosscheck $(TOOLS)/mkcover $(TOOLS)/csv2dat $(TOOLS)/seccomp-bench \
-	$(TOOLS)/bpfdiff
+	$(TOOLS)/bpfdiff $(TOOLS)/control
 
 filters: deps-bench
 	@$(MAKE) -s -C filters

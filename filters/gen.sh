@@ -22,17 +22,8 @@ die() {
 	exit 1
 }
 
-find_tcpdump() {
-	if [ -n "${TCPDUMP:-}" ]; then
-		:
-	elif command -v tcpdump >/dev/null 2>&1; then
-		TCPDUMP=$(command -v tcpdump)
-	elif [ -x /usr/sbin/tcpdump ]; then
-		TCPDUMP=/usr/sbin/tcpdump
-	else
-		die "tcpdump not found; install it (Debian/Ubuntu: apt-get install tcpdump)"
-	fi
-}
+# shellcheck source=filters/tcpdump.sh
+. "$SRC/tcpdump.sh"
 
 # Print the names of the filters (basename of *.expr), sorted.
 filter_names() {

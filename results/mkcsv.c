@@ -8,7 +8,9 @@
  * debian_version, config_hash, series_hash).  Each RUN_DIR/<accel>/
  * holds host.txt (accel, unit, kind), the guest's meta.txt (cpu,
  * clocksource, ...), cells.txt (one result line per cell, key=value
- * pairs) and optionally test_bpf.txt (lib/test_bpf's dmesg lines).
+ * pairs), optionally test_bpf.txt (lib/test_bpf's dmesg lines) and, for
+ * hardware timing, control.txt (the host's native control loop around the
+ * boot, bench/host/control.c, in the same line format).
  * Every row carries the accelerator, CPU model, kernel version and config,
  * so no number can be read without what measured it.
  */
@@ -206,14 +208,15 @@ static void read_perf_stat(const char *dir, struct kv *cell)
 	fclose(f);
 }
 
-static int emit_cells(const char *dir, const struct kv *acc,
+/* DIR/NAME: result lines, the guest's cells.txt or the host's control.txt. */
+static int emit_cells(const char *dir, const char *name, const struct kv *acc,
 		      const struct kv *run)
 {
 	char path[8192], line[2048];
 	int lineno = 0, bad = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/cells.txt", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "r");
 	if (!f)
 		return 0;
@@ -333,7 +336,8 @@ int main(int argc, char **argv)
 			read_meta(path, &acc);
 			snprintf(path, sizeof(path), "%s/%s", argv[1],
 				 ents[i]->d_name);
-			bad |= emit_cells(path, &acc, &run);
+			bad |= emit_cells(path, "cells.txt", &acc, &run);
+			bad |= emit_cells(path, "control.txt", &acc, &run);
 			snprintf(path, sizeof(path), "%s/%s/test_bpf.txt",
 				 argv[1], ents[i]->d_name);
 			bad |= emit_test_bpf(path, &acc, &run);

@@ -226,6 +226,19 @@ static void ci_table(const char *accel)
 	}
 }
 
+/* The host's native control loop around the boot (hardware timing only). */
+static void control_line(const char *accel)
+{
+	const struct csv_row *b = find(accel, "control", "native", "before", NULL);
+	const struct csv_row *a = find(accel, "control", "native", "after", NULL);
+
+	if (!b && !a)
+		return;
+	printf("host control loop (native, on the guest's host CPU; bench/host/control.c): %s ns\n"
+	       "before the boot, %s ns after; when it moves, the machine moved, not the guest\n",
+	       b ? get(b, "median") : "-", a ? get(a, "median") : "-");
+}
+
 static void table(const char *accel, const char *what)
 {
 	const struct csv_row *any = NULL;
@@ -283,6 +296,7 @@ static void table(const char *accel, const char *what)
 		printf("(*: the two engines' 95%% CIs of the median do not overlap, a significant\n"
 		       " difference; ~: they overlap, not significant)\n");
 	ci_table(accel);
+	control_line(accel);
 	printf("\n");
 }
 

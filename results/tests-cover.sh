@@ -8,14 +8,8 @@ tools=$(cd "$1" && pwd)
 keep=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
 render=$(dirname "$here")/plots/render.sh
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; }
-expect() { # name command...
-	name=$1; shift
-	if "$@" > /dev/null 2>&1; then pass "$name"; else fail "$name"; fi
-}
+# shellcheck source=bench/host/testlib.sh
+. "$here/../bench/host/testlib.sh"
 # bigger FILE BYTES: FILE exists and has more than BYTES bytes
 bigger() { [ -f "$1" ] && [ "$(wc -c < "$1")" -gt "$2" ]; }
 is_png() { bigger "$1" 10000 && head -c 8 "$1" | grep -q PNG; }

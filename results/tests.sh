@@ -3,14 +3,9 @@
 # usage: tests.sh TOOLS_DIR      prints PASS:/FAIL: lines
 set -eu
 tools=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass() { echo "PASS: results: $*"; }
-fail() { echo "FAIL: results: $*"; }
-expect() { # name command...
-	name=$1; shift
-	if "$@" > /dev/null 2>&1; then pass "$name"; else fail "$name"; fi
-}
+TEST_PREFIX="results: "
+# shellcheck source=bench/host/testlib.sh
+. "$(dirname "$0")/../bench/host/testlib.sh"
 
 run=$tmp/run
 mkdir -p "$run/tcg" "$run/icount"
@@ -72,12 +67,15 @@ mv "$run/icount/perf-new.stat" "$run/icount/perf/bench-old-fprog2-tcp22-payload-
 echo "[    1.0] test_bpf: #33 tcpdump port 22 jited:0 735 741 748 PASS" > "$run/icount/test_bpf.txt"
 echo "[    1.1] test_bpf: #34 tcpdump complex jited:1 100 150 194 PASS" >> "$run/icount/test_bpf.txt"
 
+echo "tag=control filter=before packet=none engine=native skbs=1 samples=11 calls_per_sample=1048576 min=16.1 median=17.25 mean=17.8 stddev=1.7 ci_lo=16.1 ci_hi=19.8 ci_level=98.8 verdict=0 jited=0 insns=12 image_bytes=0 clock=monotonic" > "$run/tcg/control.txt"
+sed 's/filter=before/filter=after/; s/median=17.25/median=31.5/' "$run/tcg/control.txt" >> "$run/tcg/control.txt"
+
 if "$tools/mkcsv" "$run" > "$run/results.csv" 2> "$tmp/err"; then
 	pass "mkcsv accepts a well-formed run"
 else
 	fail "mkcsv accepts a well-formed run: $(cat "$tmp/err")"
 fi
-expect "csv has header + 20 rows" test "$(wc -l < "$run/results.csv")" = 21
+expect "csv has header + 22 rows (2 host control)" test "$(wc -l < "$run/results.csv")" = 23
 expect "csv header names accel, cpu, kernel, config" \
 	grep -q '^run_id,accel,kind,.*,unit,.*,cpu,clocksource,kernel,debian_version,config_hash,series_hash,task_clock_ms,cycles,instructions,branches,branch_misses,cache_misses,flavour,ci_lo,ci_hi,ci_level,placements$' "$run/results.csv"
 expect "csv quotes a cpu model with a comma" grep -q ',"QEMU Virtual CPU, version 2.5+",' "$run/results.csv"
@@ -107,6 +105,9 @@ expect "table: CI block under the tcg table" \
 	sh -c "grep -A4 '^95% confidence interval' '$run/table.txt' | grep -q '^old BPF  *89.0..91.0  *100.0..102.0  *190.0..194.0  *195.0..209.0$'"
 expect "table: no CI block without CI columns (icount)" \
 	test "$(grep -c '^95% confidence interval' "$run/table.txt")" = 1
+expect "table: the host control loop before and after the boot" \
+	grep -q '^host control loop .*: 17.25 ns$' "$run/table.txt"
+expect "table: the host control loop after the boot" grep -q '^before the boot, 31.5 ns after' "$run/table.txt"
 expect "table: tcg is marked emulated" grep -q 'accel=tcg: EMULATED timing' "$run/table.txt"
 expect "table: icount unit is insns" grep -q 'unit: insns per call' "$run/table.txt"
 expect "table: new BPF row" grep -q '^new BPF  *31.2  *71.0  *47.0  *97.0$' "$run/table.txt"
@@ -120,6 +121,11 @@ sed 's/,31.250,31.250,31.250,/,31.500,31.500,31.500,/' "$run/results.csv" > "$tm
 expect "cmpruns: identical runs agree" "$tools/cmpruns" "$run/results.csv" "$tmp/same.csv" 1
 expect "cmpruns: 0.8% off passes a 1% limit" "$tools/cmpruns" "$run/results.csv" "$tmp/off.csv" 1
 expect "cmpruns: 0.8% off fails a 0.5% limit" sh -c "! '$tools/cmpruns' '$run/results.csv' '$tmp/off.csv' 0.5"
+sed 's/,31.250,31.250,31.250,/,31.000,31.000,31.000,/' "$run/results.csv" > "$tmp/low.csv"
+"$tools/cmpruns" "$run/results.csv" "$tmp/off.csv" "$tmp/low.csv" 1 > "$tmp/three.out" || true
+expect "cmpruns: three runs, spread = (max - min) / min = 1.61%" \
+	grep -q '^icount/bench/new/fprog1/tcp22-payload/1  *31.250  *31.500  *31.000  *1.61%  > limit$' "$tmp/three.out"
+expect "cmpruns: three runs summary" grep -q 'cells compared over 3 runs, worst spread (max-min)/min 1.61% (limit 1.00%)' "$tmp/three.out"
 grep -v ',crosscheck,' "$run/results.csv" > "$tmp/fewer.csv"
 expect "cmpruns: a missing cell fails" sh -c "! '$tools/cmpruns' '$run/results.csv' '$tmp/fewer.csv' 50"
 expect "crosscheck: 770 vs 748 is within 10%" "$tools/crosscheck" "$run/results.csv" new testbpf33 fprog1 10

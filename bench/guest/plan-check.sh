@@ -126,6 +126,45 @@ else
 fi
 if ! grep -qx old "$KNOBS/engines"; then bad_write engine old EOPNOTSUPP; fi
 
+# The median's 95% CI: none with 5 samples, ranks 1 and 7 (98.4%) with 7.
+check "guest: no CI with 5 samples" sh -c "! grep -q ci_lo= $KNOBS/result"
+set_knob samples 7
+if set_knob run 1 && line=$(cat "$KNOBS/result") &&
+	echo "$line" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+		END { exit !(v["ci_level"] == "98.4" && v["ci_lo"] == v["min"] &&
+			v["ci_lo"] + 0 <= v["median"] + 0 && v["median"] + 0 <= v["ci_hi"] + 0) }'; then
+	pass "guest: 7 samples give a 98.4% CI from min to max around the median"
+else
+	fail "guest: 7 samples give a 98.4% CI from min to max around the median (${line:-})"
+fi
+# Placements: three runs combined into one line with their own CI rule.
+set_knob samples 2
+if line=$(BENCH_PLACEMENTS=3 run_cell new fprog1 tcp22-payload 1) &&
+	echo "$line" | grep -q ' samples=6 placements=3 ' && ! echo "$line" | grep -q ci_lo=; then
+	pass "guest: 3 placements of 2 samples combine into one line"
+else
+	fail "guest: 3 placements of 2 samples combine into one line (${line:-})"
+fi
+
+# perf (where the guest has it): counters and a report per cell, the JIT
+# image's bare addresses folded into one named line.
+if command -v perf > /dev/null; then
+	PERF_OUT=/tmp/perf-check
+	export PERF_OUT
+	perf_setup
+	set_knob sample_us 20000
+	run_cell jit fprog2 tcp22-payload 1 > /dev/null || true
+	cell=$PERF_OUT/bench-jit-fprog2-tcp22-payload-skbs1
+	check "guest: perf stat of a cell counts task-clock" grep -q ',task-clock' "$cell.stat"
+	check "guest: perf report names the JIT image and the harness loop" \
+		sh -c "grep -q 'bpf jit image: [0-9]* addresses in 0x' '$cell.report' && grep -q 'bench_prog_loop' '$cell.report'"
+	run_cell new fprog2 tcp22-payload 1 > /dev/null || true
+	check "guest: perf report resolves ___bpf_prog_run" \
+		grep -q '___bpf_prog_run' "$PERF_OUT/bench-new-fprog2-tcp22-payload-skbs1.report"
+	unset PERF_OUT
+	set_knob sample_us 200
+fi
+
 # The differential test of old vs new vs jit (eval knob, bpfdiff, fuzz).
 /bench/plan-diff.sh "$out" || fail "guest: diff: plan-diff.sh ran to the end"
 check "guest: bpf_bench unloads" rmmod bpf_bench
@@ -157,4 +196,14 @@ for e in $(seccomp_engines); do
 		fi
 	done
 done
+# A seccomp cell under perf: its files are named like the bench cells.
+if command -v perf > /dev/null && seccomp_engines | grep -qx jit; then
+	PERF_OUT=/tmp/perf-check
+	export PERF_OUT
+	seccomp_cell jit large 20000 1 > /dev/null || true
+	cell=$PERF_OUT/seccomp-jit-large-nr199-skbs1
+	check "guest: seccomp cell under perf stat and record" \
+		sh -c "grep -q ',task-clock' '$cell.stat' && grep -q '%' '$cell.report'"
+	unset PERF_OUT
+fi
 seccomp_use jit

@@ -4,14 +4,9 @@
 # usage: tests.sh      prints PASS:/FAIL: lines
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass() { echo "PASS: guest-lib: $*"; }
-fail() { echo "FAIL: guest-lib: $*"; }
-expect() { # name command...
-	name=$1; shift
-	if "$@" > /dev/null 2>&1; then pass "$name"; else fail "$name"; fi
-}
+TEST_PREFIX="guest-lib: "
+# shellcheck source=bench/host/testlib.sh
+. "$here/../host/testlib.sh"
 
 # The guest's awk is busybox's: test with it.
 mkdir -p "$tmp/bin"

@@ -86,8 +86,16 @@ accel_boot() {
 	tcg) set -- -accel tcg ;;
 	icount) set -- -accel tcg -icount shift=0,align=off,sleep=off ;;
 	uml)
-		# UML keeps guest memory in a file under TMPDIR.  The command
-		# line is split into kernel arguments on purpose.
+		# UML keeps guest memory in an unlinked file under TMPDIR.  On
+		# a disk file system (here /tmp is ext4) the host writes its
+		# dirty pages back and the next guest store to each faults;
+		# tmpfs has no writeback.
+		# The command line is split into kernel arguments on purpose.
+		if [ -z "${UML_TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
+			UML_TMPDIR=/dev/shm
+		fi
+		[ -n "${UML_TMPDIR:-}" ] && export TMPDIR="$UML_TMPDIR"
+		echo "[run] uml guest memory under ${TMPDIR:-/tmp}" >&2
 		# shellcheck disable=SC2086
 		exec "$kernel" mem="${mem}M" initrd="$initrd" ubd0="$disk" \
 			con=null con0=null,fd:1 $cmdline < /dev/null ;;

@@ -69,15 +69,31 @@ run_plan() {
 		echo "kind=$(accel_kind "$2")"
 		echo "flavour=$f"
 		echo "config_hash=$(sha1sum < "$build/obj-$f/.config" | cut -c1-12)"
+		echo "pinned_cpu=$(accel_pin "$2")"
 		# UML runs on the host CPU but its /proc/cpuinfo does not say which.
 		if [ "$f" = um ]; then
 			echo "cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) (host)"
 		fi
 	} > "$1/$2/host.txt"
+	host_control "$1/$2" before
 	# Both lists are split into kernel arguments on purpose.
 	# shellcheck disable=SC2046,SC2086
 	"$here/run-guest.sh" "$2" bench "$1/$2" "$(kernel_of "$2")" "$(initrd_of "$2")" \
 		$(accel_plan_args "$2") ${BENCH_ARGS:-}
+	host_control "$1/$2" after
+}
+
+# host_control DIR LABEL: for a hardware-timing guest, time the native
+# control loop (bench/host/control.c) on the CPU the guest runs on, so the
+# tables can show how steady the host itself was around the boot.
+host_control() {
+	[ "$(sed -n 's/^kind=//p' "$1/host.txt")" = hardware ] || return 0
+	pin=$(sed -n 's/^pinned_cpu=//p' "$1/host.txt")
+	if [ -n "$pin" ]; then
+		taskset -c "$pin" "$build/tools/control" "$2" >> "$1/control.txt"
+	else
+		"$build/tools/control" "$2" >> "$1/control.txt"
+	fi
 }
 
 repeat=${REPEAT:-1}
@@ -117,7 +133,11 @@ if [ "$repeat" -gt 1 ]; then
 	{
 		echo "run-to-run spread of the medians over $repeat boots (results/$run_id/spread.txt):"
 		tail -n 1 "$dir/spread.txt"
-		grep -- '> limit' "$dir/spread.txt" | sed 's/^/  /' || true
+		grep -- '> limit' "$dir/spread.txt" | grep -v '/control/' | sed 's/^/  /' || true
+		if grep -q '/control/' "$dir/spread.txt"; then
+			echo "the host's native control loop over the same boots (machine noise, not the guest's):"
+			grep '/control/' "$dir/spread.txt" | sed 's/^/  /'
+		fi
 		echo
 	} >> "$dir/table.txt"
 fi
