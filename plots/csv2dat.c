@@ -257,9 +257,16 @@ static void ylabel(const struct accel *a, char *buf, size_t len)
 /* Second title line: who measured it. */
 static void machine(const struct accel *a, char *buf, size_t len)
 {
-	snprintf(buf, len, "guest cpu: %s; kernel %s; median of %s samples x %s calls",
-		 get(a->any, "cpu"), get(a->any, "kernel"),
-		 get(a->any, "samples"), get(a->any, "calls_per_sample"));
+	if (has_col("placements") && *get(a->any, "placements"))
+		snprintf(buf, len, "guest cpu: %s; kernel %s; median over %s placements of %d samples x %s calls",
+			 get(a->any, "cpu"), get(a->any, "kernel"),
+			 get(a->any, "placements"),
+			 atoi(get(a->any, "samples")) / atoi(get(a->any, "placements")),
+			 get(a->any, "calls_per_sample"));
+	else
+		snprintf(buf, len, "guest cpu: %s; kernel %s; median of %s samples x %s calls",
+			 get(a->any, "cpu"), get(a->any, "kernel"),
+			 get(a->any, "samples"), get(a->any, "calls_per_sample"));
 }
 
 static void xtics(FILE *gp)

@@ -362,6 +362,9 @@ static void perf_top(const char *path)
 				*d++ = isspace((unsigned char)*w) ? ' ' : *w;
 		*d = '\0';
 		chomp(s);
+		/* perf's empty IPC columns ("-  -") say nothing here. */
+		for (d = s + strlen(s); d - s > 2 && !strcmp(d - 2, " -"); d -= 2)
+			d[-2] = '\0';
 		k = strcspn(s, " ");
 		fprintf(out, "    %*.*s%s\n", 7, (int)k, s, s + k);
 		n++;
@@ -472,6 +475,17 @@ int main(int argc, char **argv)
 		"2014 ones; QEMU -icount counts guest instructions, and QEMU TCG\n"
 		"times are emulated, not hardware timing: from those, only ratios\n"
 		"and the order of the engines mean something.\n\n");
+	fprintf(out,
+		"The commit also timed seccomp: 10M syscall() calls under libseccomp's\n"
+		"'short' (2 rules) and 'large' (~200 rules, 05-sim-long_jumps) filters.\n"
+		"One patch of the series lets seccomp attach a filter on the revived\n"
+		"classic interpreter (sysctl kernel.seccomp_classic_interp, read at\n"
+		"attach time), so the seccomp tables set old, new and JIT side by side\n"
+		"for a syscall(199, 100) the 6.1 action cache cannot skip.\n\n"
+		"Each figure is a median with its 95%% confidence interval (order\n"
+		"statistics over the samples, or over 11 placements of each cell on\n"
+		"hardware); a ratio marked '*' means the two engines' intervals do not\n"
+		"overlap, '~' that they do.\n\n");
 	fprintf(out,
 		"Results of run %s (results/%s/table.txt): median per call, in ns\n"
 		"where timed and in guest instructions under QEMU -icount, with the\n"

@@ -63,13 +63,33 @@ timed_run() {
 		return 1
 	fi
 	cp "$KNOBS/result" /tmp/result.timed
-	if perf record -q -N -e cpu-clock -F 4000 -o /tmp/perf.data -- \
-		/bench/knob "$KNOBS/run" 1 > /dev/null 2>&1; then
+	perf_profile "$PERF_OUT/$1.report" jit_image_of_result \
+		/bench/knob "$KNOBS/run" 1
+}
+
+# jit_image_of_result: the JIT image range of the last run ("" "" if none).
+jit_image_of_result() {
+	echo "$(result_key image_start) $(result_key image_end)"
+}
+
+# perf_profile REPORT RANGE_FN CMD...: CMD under perf record (cpu-clock),
+# its perf report --stdio into REPORT, with the bare addresses in the range
+# RANGE_FN prints after the run folded into one JIT image line.  Once in a
+# while (seen under icount) perf resolves none of the module's symbols: a
+# report without one named kernel symbol is recorded once more.
+perf_profile() {
+	report=$1 range_fn=$2
+	shift 2
+	for attempt in 1 2; do
+		perf record -q -N -e cpu-clock -F 4000 -o /tmp/perf.data -- \
+			"$@" > /dev/null 2>&1 || break
+		# shellcheck disable=SC2046
 		perf report -i /tmp/perf.data --stdio --sort symbol \
 			--percent-limit 0.5 2> /dev/null |
-			fold_jit_samples "$(result_key image_start)" \
-				"$(result_key image_end)" > "$PERF_OUT/$1.report" || true
-	fi
+			fold_jit_samples $("$range_fn") > "$report" || true
+		grep -q '%  \[k\] [A-Za-z_[]' "$report" && break
+		[ "$attempt" = 2 ] || say "perf: no kernel symbol resolved in $(basename "$report"), recording again"
+	done
 	rm -f /tmp/perf.data
 }
 
@@ -84,7 +104,7 @@ result_key() {
 # Addresses are compared as strings: perf and the module both print 16
 # lower-case hex digits.  The header is kept, perf's closing tip dropped.
 fold_jit_samples() {
-	awk -v lo="$1" -v hi="$2" '
+	awk -v lo="${1:-}" -v hi="${2:-}" '
 	BEGIN { n = 0 }
 	/^#/ || /^$/ { if (!n) print; next }
 	$2 == "[k]" && lo != "" && length($3) == 18 &&

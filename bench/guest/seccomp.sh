@@ -62,14 +62,12 @@ seccomp_perf() {
 	perf stat -x, -o "$PERF_OUT/$1.stat" -e "$PERF_EVENTS" -- \
 		/bench/seccomp-bench "$2" "$SECCOMP_NR" "$SECCOMP_ARG" "$3" > /dev/null 2>&1 ||
 		say "perf stat of $1 failed"
-	if perf record -q -N -e cpu-clock -F 4000 -o /tmp/perf.data -- \
-		/bench/seccomp-bench "$2" "$SECCOMP_NR" "$SECCOMP_ARG" "$3" > /dev/null 2>&1; then
-		perf report -i /tmp/perf.data --stdio --sort symbol \
-			--percent-limit 0.5 2> /dev/null |
-			fold_jit_samples "$MODULE_AREA_START" "$MODULE_AREA_END" \
-				> "$PERF_OUT/$1.report" || true
-	fi
-	rm -f /tmp/perf.data
+	perf_profile "$PERF_OUT/$1.report" module_area \
+		/bench/seccomp-bench "$2" "$SECCOMP_NR" "$SECCOMP_ARG" "$3"
+}
+
+module_area() {
+	echo "$MODULE_AREA_START $MODULE_AREA_END"
 }
 
 # seccomp_cell ENGINE FILTER CALLS RUNS: time RUNS runs of CALLS calls and

@@ -44,3 +44,28 @@ expect "fold: the header is kept, perf's tip dropped" \
 PATH=$tmp/bin:$PATH sh -c ". '$here/lib.sh'; fold_jit_samples '' ''" < "$tmp/report" > "$tmp/plain"
 expect "fold: without a range (no JIT) every line stays" \
 	test "$(grep -c '%' "$tmp/plain")" = 7
+
+# perf_profile: a report without a named kernel symbol is recorded again.
+# A stand-in perf: "record" runs the command, "report" prints unresolved
+# samples the first time and resolved ones after.
+cat > "$tmp/bin/perf" <<'X'
+#!/bin/sh
+case "$1" in
+record) shift; while [ "$1" != -- ]; do shift; done; shift; "$@" ;;
+report)
+	n=$(cat "$PERF_FAKE_STATE" 2>/dev/null || echo 0)
+	echo $((n + 1)) > "$PERF_FAKE_STATE"
+	echo "# Samples: 10"
+	if [ "$n" = 0 ]; then echo "    90.00%  [k] 0x000000000000015d"; else echo "    90.00%  [k] bench_baseline_loop"; fi ;;
+esac
+X
+chmod +x "$tmp/bin/perf"
+PERF_FAKE_STATE=$tmp/perf.state PATH=$tmp/bin:$PATH sh -c \
+	". '$here/lib.sh'; no_range() { echo; }; perf_profile '$tmp/profile' no_range true" > "$tmp/profile.out" 2>&1
+expect "perf_profile: an unresolved report is recorded again" \
+	sh -c "grep -q 'recording again' '$tmp/profile.out' && grep -q 'bench_baseline_loop' '$tmp/profile' && test \"\$(cat '$tmp/perf.state')\" = 2"
+rm -f "$tmp/perf.state"
+PERF_FAKE_STATE=$tmp/perf.state PATH=$tmp/bin:$PATH sh -c \
+	"echo 1 > '$tmp/perf.state'; . '$here/lib.sh'; no_range() { echo; }; perf_profile '$tmp/profile' no_range true" > "$tmp/profile.out" 2>&1
+expect "perf_profile: a resolved report is recorded once" \
+	sh -c "! grep -q 'recording again' '$tmp/profile.out' && test \"\$(cat '$tmp/perf.state')\" = 2"
