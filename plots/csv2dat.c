@@ -302,6 +302,26 @@ static double bar_x(int c, int i, int n)
 	return c + 1 - 0.4 + w * (i + 0.5);
 }
 
+/* One bar of a bars plot: x, median, whisker ends, width. */
+static void bar_line(FILE *dat, const struct csv_row *r, int c, int i, int n)
+{
+	double lo, hi;
+
+	spread(r, &lo, &hi);
+	fprintf(dat, "%.4f %.3f %.3f %.3f %.4f\n", bar_x(c, i, n),
+		num(r, "median"), lo, hi, 0.8 / n);
+}
+
+/* The parameter file of plot @stem, naming its data file. */
+static FILE *gp_open(const char *stem)
+{
+	FILE *gp = out_open(stem, "gp");
+
+	gp_assign(gp, "dat", stem);
+	fprintf(gp, "dat = dat . \".dat\"\n");
+	return gp;
+}
+
 /* (1) and (2): per-call cost of each cell, one bar per engine. */
 static void bars(const struct accel *a)
 {
@@ -335,22 +355,16 @@ static void bars(const struct accel *a)
 		for (c = 0; c < 4; c++) {
 			const struct csv_row *r = find(a->name, engines[e].name,
 						       cells[c].filter, cells[c].skbs);
-			double lo, hi;
-
 			if (!r)
 				continue;
-			spread(r, &lo, &hi);
-			fprintf(dat, "%.4f %.3f %.3f %.3f %.4f\n", bar_x(c, i, n),
-				num(r, "median"), lo, hi, 0.8 / n);
+			bar_line(dat, r, c, i, n);
 		}
 		fprintf(dat, "\n\n");
 		i++;
 	}
 	out_close(dat);
 
-	gp = out_open(stem, "gp");
-	gp_assign(gp, "dat", stem);
-	fprintf(gp, "dat = dat . \".dat\"\n");
+	gp = gp_open(stem);
 	describe(a, buf, sizeof(buf));
 	{
 		char t[2048], m[512];
@@ -405,10 +419,8 @@ static void ratio_dat(const char *stem, int ns, double v[][4])
 static void ratio_gp(const char *stem, const char *ttl, const char *ylab,
 		     int ns, const char *const *names, const char *const *colours)
 {
-	FILE *gp = out_open(stem, "gp");
+	FILE *gp = gp_open(stem);
 
-	gp_assign(gp, "dat", stem);
-	fprintf(gp, "dat = dat . \".dat\"\n");
 	gp_assign(gp, "ttl", ttl);
 	gp_assign(gp, "ylab", ylab);
 	gp_assign(gp, "xlab", "bench cell: filter, skb working set (packet tcp22-payload)");
@@ -593,9 +605,7 @@ static void sweep(const struct accel *a, const char *filter)
 	}
 	out_close(dat);
 
-	gp = out_open(stem, "gp");
-	gp_assign(gp, "dat", stem);
-	fprintf(gp, "dat = dat . \".dat\"\n");
+	gp = gp_open(stem);
 	describe(a, buf, sizeof(buf));
 	machine(a, m, sizeof(m));
 	snprintf(t, sizeof(t), "Working-set sweep, %s: %s per call vs distinct skbs, %s\n%s\n%s%s",
@@ -657,7 +667,6 @@ static void seccomp_bars(const struct accel *a)
 			continue;
 		fprintf(dat, "# %s\n", engines[e].name);
 		for (c = 0; c < 2; c++) {
-			double lo, hi;
 			int k;
 
 			for (k = 0, r = NULL; k < csv.nrows && !r; k++)
@@ -668,18 +677,14 @@ static void seccomp_bars(const struct accel *a)
 					r = &csv.rows[k];
 			if (!r)
 				continue;
-			spread(r, &lo, &hi);
-			fprintf(dat, "%.4f %.3f %.3f %.3f %.4f\n", bar_x(c, i, n),
-				num(r, "median"), lo, hi, 0.8 / n);
+			bar_line(dat, r, c, i, n);
 		}
 		fprintf(dat, "NaN NaN NaN NaN NaN\n\n\n");
 		i++;
 	}
 	out_close(dat);
 
-	gp = out_open(stem, "gp");
-	gp_assign(gp, "dat", stem);
-	fprintf(gp, "dat = dat . \".dat\"\n");
+	gp = gp_open(stem);
 	describe(a, d, sizeof(d));
 	snprintf(m, sizeof(m), "guest cpu: %s; kernel %s",
 		 get(a->any, "cpu"), get(a->any, "kernel"));

@@ -181,6 +181,16 @@ static void ratio_line(const char *accel, const char *label, const char *num,
 	printf("\n");
 }
 
+/* Whether @accel has any of the table's four cells for @engine. */
+static int measured(const char *accel, const char *engine)
+{
+	int c, have = 0;
+
+	for (c = 0; c < 4; c++)
+		have |= !!find(accel, "bench", engine, colfilter[c], colskbs[c]);
+	return have;
+}
+
 /* The 95% CI of each median of the table, when the run has them. */
 static void ci_table(const char *accel)
 {
@@ -205,11 +215,8 @@ static void ci_table(const char *accel)
 	       *get(level, "placements") ? "placement medians" : "samples");
 	header(14);
 	for (e = 0; e < NENGINES; e++) {
-		int have = 0;
+		int have = measured(accel, engines[e].engine);
 
-		for (c = 0; c < 4; c++)
-			have |= !!find(accel, "bench", engines[e].engine,
-				       colfilter[c], colskbs[c]);
 		if (!have)
 			continue;
 		printf("%-14s", engines[e].label);
@@ -265,11 +272,8 @@ static void table(const char *accel, const char *what)
 	       get(any, "config_hash"), get(any, "series_hash"));
 	header(10);
 	for (e = 0; e < NENGINES; e++) {
-		int have = 0;
+		int have = measured(accel, engines[e].engine);
 
-		for (c = 0; c < 4; c++)
-			have |= !!find(accel, "bench", engines[e].engine,
-				       colfilter[c], colskbs[c]);
 		if (!have && !strcmp(engines[e].engine, "jit") &&
 		    !strcmp(get(any, "flavour"), "um")) {
 			printf("%-14s n/a (no JIT on um)\n", engines[e].label);
