@@ -101,6 +101,12 @@ X
 
 X
 	done
+	cat > "$run/kvm/perf/seccomp-old-large-nr199-skbs1.report" <<'X'
+# Overhead  Symbol                            IPC   [IPC Coverage]
+#
+    73.10%  [k] sk_run_filter                 -      -
+     5.00%  [k] __seccomp_filter              -      -
+X
 }
 
 run=$tmp/run
@@ -230,6 +236,10 @@ expect "cover: every accelerator with kind, unit and config" \
 	sh -c "grep -q '^  accel=tcg: emulated, ns per call; guest cpu: QEMU Virtual CPU, version 2.5+' '$cover' && grep -q 'config abc123abc123' '$cover' && [ \$(grep -c '^  accel=[a-z]*: ' '$cover') = 4 ]"
 expect "cover: perf top 5 per engine" \
 	sh -c "grep -q '^  accel=kvm, bench-old-fprog2-tcp22-payload-skbs1:' '$cover' && grep -q '^  accel=kvm, bench-new-fprog2-tcp22-payload-skbs1:' '$cover' && grep -q '41.20% insmod \[kernel.kallsyms\] \[k\] old_run_filter' '$cover' && ! grep -q native_irq_return_iret '$cover'"
+expect "cover: perf of the large seccomp filter, without perf's empty IPC columns" \
+	sh -c "grep -q '^  accel=kvm, seccomp-old-large-nr199-skbs1:' '$cover' && grep -q '^     73.10% \[k\] sk_run_filter$' '$cover'"
+expect "cover: seccomp and statistics paragraphs" \
+	sh -c "grep -q 'kernel.seccomp_classic_interp' '$cover' && grep -q 'median with its 95% confidence interval' '$cover'"
 expect "cover: shortlog of the series" \
 	sh -c "grep -q '^A. U. Thor (2):' '$cover' && grep -q 'bpf: revive the 3.14 classic BPF interpreter' '$cover' && ! grep -q '^ *base$' '$cover'"
 expect "cover: diffstat of the series" grep -q '^ 2 files changed, 2 insertions(+)$' "$cover"
