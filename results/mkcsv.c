@@ -35,7 +35,7 @@ static const char *const columns[] = {
 	"clocksource", "kernel", "debian_version", "config_hash",
 	"series_hash", "task_clock_ms", "cycles", "instructions", "branches",
 	"branch_misses", "cache_misses", "flavour", "ci_lo", "ci_hi",
-	"ci_level", "placements",
+	"ci_level", "placements", "gate_waits",
 };
 
 /* perf stat events and the columns they fill. */

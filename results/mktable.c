@@ -239,6 +239,16 @@ static void control_line(const char *accel)
 	const struct csv_row *b = find(accel, "control", "native", "before", NULL);
 	const struct csv_row *a = find(accel, "control", "native", "after", NULL);
 
+	int i;
+	long waits = 0;
+
+	for (i = 0; i < csv.nrows; i++)
+		if (!strcmp(get(&csv.rows[i], "accel"), accel))
+			waits += atol(get(&csv.rows[i], "gate_waits"));
+	if (waits)
+		printf("quiet gate: the runs waited %ld x 2 s in all for the loop-only probe to come\n"
+		       "back within 5%% of this boot's fastest (a busy host; lib.sh, quiet_gate)\n",
+		       waits);
 	if (!b && !a)
 		return;
 	printf("host control loop (native, on the guest's host CPU; bench/host/control.c): %s ns\n"

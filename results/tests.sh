@@ -78,7 +78,7 @@ else
 fi
 expect "csv has header + 22 rows (2 host control)" test "$(wc -l < "$run/results.csv")" = 23
 expect "csv header names accel, cpu, kernel, config" \
-	grep -q '^run_id,accel,kind,.*,unit,.*,cpu,clocksource,kernel,debian_version,config_hash,series_hash,task_clock_ms,cycles,instructions,branches,branch_misses,cache_misses,flavour,ci_lo,ci_hi,ci_level,placements$' "$run/results.csv"
+	grep -q '^run_id,accel,kind,.*,unit,.*,cpu,clocksource,kernel,debian_version,config_hash,series_hash,task_clock_ms,cycles,instructions,branches,branch_misses,cache_misses,flavour,ci_lo,ci_hi,ci_level,placements,gate_waits$' "$run/results.csv"
 expect "csv quotes a cpu model with a comma" grep -q ',"QEMU Virtual CPU, version 2.5+",' "$run/results.csv"
 expect "csv row carries accel, unit and config" \
 	grep -q '^test,icount,counted,bench,new,fprog1,tcp22-payload,1,21,4096,31.250,31.250,31.250,0.500,insns,262144,0,30,0,' "$run/results.csv"
@@ -88,9 +88,9 @@ expect "csv maps jited:1 to engine jit" grep -q ',test_bpf,jit,testbpf34,testbpf
 
 "$tools/mktable" "$run/results.csv" > "$run/table.txt"
 expect "csv: perf stat task-clock and 'not supported' counters" \
-	grep -q '^test,tcg,emulated,bench,old,fprog2,.*,812.50,not supported,not supported,not supported,not supported,not supported,,190.000,194.000,97.3,$' "$run/results.csv"
+	grep -q '^test,tcg,emulated,bench,old,fprog2,.*,812.50,not supported,not supported,not supported,not supported,not supported,,190.000,194.000,97.3,,$' "$run/results.csv"
 expect "csv: perf stat counted branches" \
-	grep -q '^test,icount,counted,bench,old,fprog2,.*,812.50,not supported,not supported,1000000,25000,not supported,,,,,$' "$run/results.csv"
+	grep -q '^test,icount,counted,bench,old,fprog2,.*,812.50,not supported,not supported,1000000,25000,not supported,,,,,,$' "$run/results.csv"
 expect "table: perf section says not supported, never 0" \
 	sh -c "grep -A2 'perf stat, accel=tcg' '$run/table.txt' | grep -q '^old BPF  *812.50  *not supported  *not supported  *not supported  *not supported  *-$'"
 expect "table: perf section branch-miss rate" \
@@ -98,7 +98,7 @@ expect "table: perf section branch-miss rate" \
 expect "table: icount (counted) comes before tcg (emulated)" \
 	sh -c "grep -n 'accel=icount' '$run/table.txt' | cut -d: -f1 | { read -r i; grep -n 'accel=tcg' '$run/table.txt' | cut -d: -f1 | { read -r t; [ \$i -lt \$t ]; }; }"
 expect "csv: CI columns from the result line" \
-	grep -q '^test,tcg,emulated,bench,new,fprog1,.*,97.3,$' "$run/results.csv"
+	grep -q '^test,tcg,emulated,bench,new,fprog1,.*,97.3,,$' "$run/results.csv"
 expect "table: significant ratios marked *, overlapping ones ~" \
 	grep -q '^old/new  *2.9x\*  *1.4x\*  *4.1x\*  *2.1x~   (2014:' "$run/table.txt"
 expect "table: the legend of the marks" grep -q "CIs of the median do not overlap" "$run/table.txt"

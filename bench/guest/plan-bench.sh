@@ -11,6 +11,8 @@
 #                  rest is the working-set sweep plotted by make plots)
 #   BENCH_SAMPLES, BENCH_SAMPLE_US           (default: the module's)
 #   BENCH_PERF     0 to skip perf stat/record (default: on where perf is)
+#   BENCH_PLACEMENTS  runs per cell, combined (default 1; lib.sh)
+#   BENCH_GATE     1: wait for a quiet machine before each run (lib.sh)
 #   BENCH_SECCOMP_CALLS, BENCH_SECCOMP_RUNS  syscalls per run and runs per
 #                  seccomp cell (default: 1000000, 5; 0 calls skips seccomp)
 set -eu
@@ -32,6 +34,9 @@ engines=$(echo "${BENCH_ENGINES:-$(cat "$KNOBS/engines")}" | tr ',' ' ')
 filters=$(echo "${BENCH_FILTERS:-fprog1,fprog2}" | tr ',' ' ')
 skbs_list=$(echo "${BENCH_SKBS:-1,10,100,1000,10000,100000}" | tr ',' ' ')
 packet=tcp22-payload
+
+# BENCH_GATE=1: each run waits for a quiet machine (lib.sh, quiet_gate).
+gate_calibrate fprog1 "$packet"
 
 total=0
 for e in $engines; do for f in $filters; do for s in $skbs_list; do

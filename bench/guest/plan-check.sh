@@ -146,6 +146,16 @@ else
 	fail "guest: 3 placements of 2 samples combine into one line (${line:-})"
 fi
 
+# The quiet gate: a calibrated reference, then a cell that reports its waits.
+if BENCH_GATE=1 gate_calibrate fprog1 tcp22-payload > /dev/null &&
+	line=$(BENCH_GATE=1 BENCH_PLACEMENTS=2 run_cell new fprog1 tcp22-payload 1) &&
+	echo "$line" | grep -q ' placements=2 .* gate_waits=[0-9][0-9]*$' &&
+	[ "$(cat "$KNOBS/samples")" = 2 ]; then
+	pass "guest: the quiet gate calibrates, counts its waits and restores samples"
+else
+	fail "guest: the quiet gate calibrates, counts its waits and restores samples (${line:-})"
+fi
+
 # perf (where the guest has it): counters and a report per cell, the JIT
 # image's bare addresses folded into one named line.
 if command -v perf > /dev/null; then

@@ -38,9 +38,10 @@ accel_plan_args() {
 	# UML traps every guest syscall through ptrace (~60 us): a seccomp
 	# filter's cost disappears in that, so no seccomp cells there.
 	# Hardware timing: 11 placements of 5 samples per cell (lib.sh,
-	# combine_placements): one placement's median does not repeat.
-	uml) echo "bench.seccomp_calls=0 bench.placements=11 bench.samples=5" ;;
-	kvm) echo "bench.placements=11 bench.samples=5" ;;
+	# combine_placements): one placement's median does not repeat; and
+	# each run waits for a quiet machine (quiet_gate).
+	uml) echo "bench.seccomp_calls=0 bench.placements=11 bench.samples=5 bench.gate=1" ;;
+	kvm) echo "bench.placements=11 bench.samples=5 bench.gate=1" ;;
 	*) echo "" ;;
 	esac
 }
