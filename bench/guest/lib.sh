@@ -5,7 +5,7 @@
 KNOBS=/sys/kernel/debug/bpf_bench
 FILTERS=/bench/filters
 
-say() { echo "[guest] $*"; }
+say() { echo "[guest] $*" >&2; }
 
 load_bench_module() {
 	insmod /bench/modules/bpf_bench.ko
