@@ -355,6 +355,7 @@ static void bars(const struct accel *a)
 		for (c = 0; c < 4; c++) {
 			const struct csv_row *r = find(a->name, engines[e].name,
 						       cells[c].filter, cells[c].skbs);
+
 			if (!r)
 				continue;
 			bar_line(dat, r, c, i, n);
