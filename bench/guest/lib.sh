@@ -240,9 +240,10 @@ gate_calibrate() {
 # combine_placements: result lines of R runs of one cell -> one line.
 # Each run of a cell is a new placement: new skbs, a new program, a new
 # process and kernel stack (the knob tool), so new cache-set and 4K-alias
-# relations between them.  On hardware that moves a cell's median by far
-# more than its within-run CI (UML here: 24 vs 32 ns for the same cell in
-# one boot), so a single run per cell does not repeat across boots.  The
+# relations between them, and a different moment of the host.  On hardware
+# that can move a cell's median by far more than its within-run CI (UML
+# here: 24 vs 32 ns for the same cell in one boot), so a single run per
+# cell does not repeat across boots.  The
 # combined line's median is the median of the R medians, its 95% CI the
 # order-statistics interval over those R medians (the placement is the
 # random part; same rule as the module's, exact binomial), min the
