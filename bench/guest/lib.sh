@@ -153,12 +153,13 @@ run_cell() {
 		else
 			set_knob run 1 || return 1
 		fi
+		# timed_run under perf keeps the perf stat run's result
 		if [ -f /tmp/result.timed ]; then
-			mv /tmp/result.timed /tmp/result.this
+			cat /tmp/result.timed
 		else
-			cat "$KNOBS/result" > /tmp/result.this
-		fi
-		cat /tmp/result.this >> /tmp/placements
+			cat "$KNOBS/result"
+		fi >> /tmp/placements
+		rm -f /tmp/result.timed
 		placement=$((placement + 1))
 	done
 	gate=

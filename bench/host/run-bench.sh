@@ -75,24 +75,24 @@ run_plan() {
 			echo "cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) (host)"
 		fi
 	} > "$1/$2/host.txt"
-	host_control "$1/$2" before
+	host_control "$1/$2" "$2" before
 	# Both lists are split into kernel arguments on purpose.
 	# shellcheck disable=SC2046,SC2086
 	"$here/run-guest.sh" "$2" bench "$1/$2" "$(kernel_of "$2")" "$(initrd_of "$2")" \
 		$(accel_plan_args "$2") ${BENCH_ARGS:-}
-	host_control "$1/$2" after
+	host_control "$1/$2" "$2" after
 }
 
-# host_control DIR LABEL: for a hardware-timing guest, time the native
-# control loop (bench/host/control.c) on the CPU the guest runs on, so the
-# tables can show how steady the host itself was around the boot.
+# host_control DIR ACCEL LABEL: for a hardware-timing guest, time the
+# native control loop (bench/host/control.c) on the CPU the guest runs on,
+# so the tables can show how steady the host itself was around the boot.
 host_control() {
-	[ "$(sed -n 's/^kind=//p' "$1/host.txt")" = hardware ] || return 0
-	pin=$(sed -n 's/^pinned_cpu=//p' "$1/host.txt")
+	[ "$(accel_kind "$2")" = hardware ] || return 0
+	pin=$(accel_pin "$2")
 	if [ -n "$pin" ]; then
-		taskset -c "$pin" "$build/tools/control" "$2" >> "$1/control.txt"
+		taskset -c "$pin" "$build/tools/control" "$3" >> "$1/control.txt"
 	else
-		"$build/tools/control" "$2" >> "$1/control.txt"
+		"$build/tools/control" "$3" >> "$1/control.txt"
 	fi
 }
 
