@@ -30,6 +30,10 @@ RUN   ?= $(TOP)/results/latest
 COVER ?= $(TOP)/kernel-patches/0000-cover-letter.patch
 
 export ACCEL BENCH_ARGS REPEAT
+# ccache: paths under the clone are hashed relative to it, so a second
+# clone (CI's) hits the cache the first one filled.
+export CCACHE_BASEDIR := $(TOP)
+export CCACHE_NOHASHDIR := 1
 
 .PHONY: all bench check deps-bench deps-check tree kernel module tools filters \
 	initramfs export-patches reset-tree clean plots cover-letter \

@@ -9,8 +9,21 @@ set -eu
 tree=$1 obj=$2 arch=$3 fragment=$4
 shift 4
 jobs=$(nproc)
-mkdir -p "$obj"
-obj=$(cd "$obj" && pwd)
+# The objects live in a direct subdirectory of the tree (OBJ is a symlink
+# to it): kbuild then names every source by a relative path (srctree "..")
+# and ccache, with CCACHE_BASEDIR for the module and tools, hits across
+# clones at other paths.  The directory is excluded from the tree's git
+# status.
+tree=$(cd "$tree" && pwd)
+real=$tree/$(basename "$obj")
+mkdir -p "$real"
+if [ ! -L "$obj" ]; then
+	rm -rf "$obj"
+	ln -s "$real" "$obj"
+fi
+grep -qx "/obj-*/" "$tree/.git/info/exclude" 2>/dev/null ||
+	echo "/obj-*/" >> "$tree/.git/info/exclude"
+obj=$real
 fragment=$(cd "$(dirname "$fragment")" && pwd)/$(basename "$fragment")
 cc="gcc"
 command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
