@@ -74,13 +74,18 @@ $(TOOLS)/mkcsv: results/mkcsv.c
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -o $@ $<
 
-$(TOOLS)/%: results/%.c results/csv.c results/csv.h
-	@mkdir -p $(TOOLS)
-	$(CC) $(HOSTCFLAGS) -o $@ $< results/csv.c -lm
+# The host tools share the CSV reader, the registries and the statistics.
+HOSTLIB := results/csv.c results/registry.c
+HOSTHDR := results/csv.h results/registry.h
+REGFLAGS := -DREG_DIR='"$(TOP)/bench"'
 
-$(TOOLS)/csv2dat: plots/csv2dat.c results/csv.c results/csv.h
+$(TOOLS)/%: results/%.c $(HOSTLIB) $(HOSTHDR)
 	@mkdir -p $(TOOLS)
-	$(CC) $(HOSTCFLAGS) -o $@ $< results/csv.c -lm
+	$(CC) $(HOSTCFLAGS) $(REGFLAGS) -o $@ $< $(HOSTLIB) -lm
+
+$(TOOLS)/csv2dat: plots/csv2dat.c $(HOSTLIB) $(HOSTHDR)
+	@mkdir -p $(TOOLS)
+	$(CC) $(HOSTCFLAGS) $(REGFLAGS) -o $@ $< $(HOSTLIB) -lm
 
 $(TOOLS)/seccomp-bench: bench/guest/seccomp-bench.c
 	@mkdir -p $(TOOLS)

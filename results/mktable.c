@@ -16,36 +16,24 @@
 #include <string.h>
 
 #include "csv.h"
+#include "registry.h"
 
 #define MAX_ACCELS 8
 
 static struct csv csv;
 
-/* Engines in row order, with the names the 2014 table used. */
-static const struct {
+/*
+ * Engines in row order: those of bench/engines.conf, then any other the
+ * run measured, labelled with its name (load_engines).
+ */
+static struct {
 	const char *engine, *label;
-} engines[] = {
-	{ "old", "old BPF" },
-	{ "new", "new BPF" },
-	{ "oldjit", "old BPF jit" },
-	{ "jit", "new BPF jit" },
-	{ "baseline", "loop only" },
-};
+	const struct reg_rec *rec;
+} engines[REG_MAX];
 
-#define NENGINES (sizeof(engines) / sizeof(engines[0]))
+static size_t nengines;
 
-/* x86_64 figures from the commit message, ns per call. */
-static const struct {
-	const char *label;
-	const char *v[4];
-} ref2014[] = {
-	{ "old BPF", { "90", "101", "192", "202" } },
-	{ "new BPF", { "31", "71", "47", "97" } },
-	{ "old BPF jit", { "12", "34", "17", "44" } },
-	{ "new BPF jit", { "TBD", "TBD", "TBD", "TBD" } },
-};
-
-static const char *const ratio2014[4] = { "2.9x", "1.4x", "4.1x", "2.1x" };
+#define NENGINES nengines
 
 /*
  * test_bpf's programs and the filter the harness times on its packet:
@@ -58,19 +46,35 @@ static const struct {
 	{ "testbpf34", "testbpf34wrap", "" },
 };
 
-static const struct {
-	const char *kind, *what;
-} kinds[] = {
-	{ "hardware", "hardware timing" },
-	{ "counted", "guest instructions per call (QEMU -icount shift=0: counted, not timed; deterministic)" },
-	{ "emulated", "EMULATED timing under QEMU TCG: NOT hardware timing, only relative engine order is meaningful" },
-};
-
-#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 
 static const char *get(const struct csv_row *r, const char *name)
 {
 	return csv_get(&csv, r, name);
+}
+
+static void add_engine(const char *name)
+{
+	size_t e;
+
+	for (e = 0; e < nengines; e++)
+		if (!strcmp(engines[e].engine, name))
+			return;
+	if (nengines == REG_MAX || !*name)
+		return;
+	engines[nengines].engine = name;
+	engines[nengines].label = engine_label(name);
+	engines[nengines++].rec = reg_find(reg_engines(), name, 0);
+}
+
+static void load_engines(void)
+{
+	struct reg *r = reg_engines();
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		add_engine(r->rec[i].name);
+	for (i = 0; i < csv.nrows; i++)
+		add_engine(get(&csv.rows[i], "engine"));
 }
 
 static const struct csv_row *find(const char *accel, const char *tag,
@@ -147,10 +151,18 @@ static void header(int width)
 
 static int marked;	/* a ratio line of this table carries a mark */
 
-static void ratio_line(const char *accel, const char *label, const char *num,
-		       const char *den, const char *const *ref)
+/* The ratio NUM/DEN of registry record @rec, with its 2014 figures if any. */
+static void ratio_line(const char *accel, const char *flavour,
+		       const struct reg_rec *rec)
 {
-	int c, any = 0;
+	const char *label = rec->name, *slash = strchr(label, '/');
+	char num[64], den[64], ref[4][32];
+	int c, any = 0, nref = reg_ref(rec, "ref2014", flavour, ref, 4);
+
+	if (!slash)
+		return;
+	snprintf(num, sizeof(num), "%.*s", (int)(slash - label), label);
+	snprintf(den, sizeof(den), "%s", slash + 1);
 
 	for (c = 0; c < 4; c++)
 		any |= find(accel, "bench", num, colfilter[c], colskbs[c]) &&
@@ -172,7 +184,7 @@ static void ratio_line(const char *accel, const char *label, const char *num,
 		}
 		printf(" %10s", buf);
 	}
-	if (ref) {
+	if (nref == 4) {
 		printf("   (2014:");
 		for (c = 0; c < 4; c++)
 			printf(" %s", ref[c]);
@@ -259,15 +271,19 @@ static void control_line(const char *accel)
 static void table(const char *accel, const char *what)
 {
 	const struct csv_row *any = NULL;
+	const char *flavour;
+	char key[80];
 	size_t e;
 	int c, i;
 
 	for (i = 0; i < csv.nrows && !any; i++)
 		if (!strcmp(get(&csv.rows[i], "accel"), accel))
 			any = &csv.rows[i];
+	/* a row without a flavour comes from an x86_64 guest (older runs) */
+	flavour = *get(any, "flavour") ? get(any, "flavour") : "x86_64";
 	printf("--%s-- accel=%s: %s\n",
-	       !strcmp(get(any, "flavour"), "um") ? "um (User-mode Linux on an x86_64 host)" :
-	       "x86_64", accel, what);
+	       reg_get_or(reg_find(reg_flavours(), flavour, 0), "title", flavour),
+	       accel, what);
 	if (*get(any, "placements"))
 		printf("unit: %s per call, median over %s placements (runs with fresh skbs,\n"
 		       "program and stack) of %d samples each; smaller is better\n",
@@ -284,9 +300,10 @@ static void table(const char *accel, const char *what)
 	for (e = 0; e < NENGINES; e++) {
 		int have = measured(accel, engines[e].engine);
 
-		if (!have && !strcmp(engines[e].engine, "jit") &&
-		    !strcmp(get(any, "flavour"), "um")) {
-			printf("%-14s n/a (no JIT on um)\n", engines[e].label);
+		snprintf(key, sizeof(key), "missing.%s", get(any, "flavour"));
+		if (!have && *reg_get(engines[e].rec, key)) {
+			printf("%-14s %s\n", engines[e].label,
+			       reg_get(engines[e].rec, key));
 			continue;
 		}
 		if (!have)
@@ -304,8 +321,8 @@ static void table(const char *accel, const char *what)
 		printf("\n");
 	}
 	marked = 0;
-	ratio_line(accel, "old/new", "old", "new", ratio2014);
-	ratio_line(accel, "new/jit", "new", "jit", NULL);
+	for (i = 0; i < reg_ratios()->n; i++)
+		ratio_line(accel, get(any, "flavour"), &reg_ratios()->rec[i]);
 	if (marked)
 		printf("(*: the two engines' 95%% CIs of the median do not overlap, a significant\n"
 		       " difference; ~: they overlap, not significant)\n");
@@ -314,37 +331,55 @@ static void table(const char *accel, const char *what)
 	printf("\n");
 }
 
+/* The 2014 tables of the commit message, one per architecture it gives. */
 static void reference(void)
 {
-	size_t i;
-	int c;
+	struct reg *r = reg_engines(), *q = reg_ratios();
+	char arches[8][40], key[400], v[4][32];
+	int narch = 0, a, i, k, c;
 
-	printf("--x86_64-- 2014, commit bd4cf0ed331a (hardware, ns per call)\n");
-	header(10);
-	for (i = 0; i < sizeof(ref2014) / sizeof(ref2014[0]); i++) {
-		printf("%-14s", ref2014[i].label);
-		for (c = 0; c < 4; c++)
-			printf(" %10s", ref2014[i].v[c]);
+	for (i = 0; i < r->n; i++)
+		for (k = 0; k < r->rec[i].nkeys; k++) {
+			const char *arch = r->rec[i].key[k];
+
+			if (strncmp(arch, "ref2014.", 8))
+				continue;
+			for (a = 0; a < narch; a++)
+				if (!strcmp(arches[a], arch + 8))
+					break;
+			if (a == narch && narch < 8)
+				snprintf(arches[narch++], sizeof(arches[0]), "%s", arch + 8);
+		}
+	for (a = 0; a < narch; a++) {
+		snprintf(key, sizeof(key), "ref2014.%s", arches[a]);
+		printf("--%s-- 2014, commit bd4cf0ed331a (hardware, ns per call)\n",
+		       arches[a]);
+		header(10);
+		for (i = 0; i < r->n + q->n; i++) {
+			const struct reg_rec *rec = i < r->n ? &r->rec[i] : &q->rec[i - r->n];
+
+			if (reg_words(rec, key, v, 4) != 4)
+				continue;
+			printf("%-14s", i < r->n ? engine_label(rec->name) : rec->name);
+			for (c = 0; c < 4; c++)
+				printf(" %10s", v[c]);
+			printf("\n");
+		}
 		printf("\n");
 	}
-	printf("%-14s", "old/new");
-	for (c = 0; c < 4; c++)
-		printf(" %10s", ratio2014[c]);
-	printf("\n\n");
 }
 
 static void crosscheck_table(const char *accel)
 {
-	size_t i;
+	size_t i, e;
 	int printed = 0;
-	const char *eng[2] = { "new", "jit" };
-	int e;
 
 	for (i = 0; i < sizeof(crosscheck) / sizeof(crosscheck[0]); i++) {
-		for (e = 0; e < 2; e++) {
-			const struct csv_row *t = find(accel, "test_bpf", eng[e],
+		for (e = 0; e < NENGINES; e++) {
+			const char *eng = engines[e].engine;
+			const struct csv_row *t = find(accel, "test_bpf", eng,
 						   crosscheck[i].test, NULL);
-			const struct csv_row *h = find(accel, "crosscheck", eng[e],
+			const struct csv_row *h = find(accel, "crosscheck", eng,
 						   crosscheck[i].filter, NULL);
 			char diff[32] = "-";
 
@@ -359,7 +394,7 @@ static void crosscheck_table(const char *accel)
 				snprintf(diff, sizeof(diff), "%+.1f%%",
 					 100.0 * (median(h) - median(t)) / median(t));
 			printf("#%s %-4s vs %s%-10s %10s %10s %8s%s\n",
-			       crosscheck[i].test + 7, eng[e], crosscheck[i].filter, "",
+			       crosscheck[i].test + 7, eng, crosscheck[i].filter, "",
 			       t ? get(t, "median") : "n/a",
 			       h ? get(h, "median") : "n/a", diff,
 			       crosscheck[i].note);
@@ -408,14 +443,6 @@ static void perf_table(const char *accel)
 		printf("(\"not supported\": this CPU/hypervisor exposes no such hardware counter here)\n\n");
 }
 
-/* 2014 x86_64 seconds for 10M syscall(199, 100), short and large filter. */
-static const struct {
-	const char *engine, *v[2];
-} seccomp2014[] = {
-	{ "old", { "2.7 s", "8.6 s" } },
-	{ "new", { "2.58 s", "5.7 s" } },
-};
-
 static void seccomp_cell(const char *accel, const char *engine,
 			 const char *filter, const char *unit)
 {
@@ -432,12 +459,22 @@ static void seccomp_cell(const char *accel, const char *engine,
 
 static void seccomp_table(const char *accel)
 {
-	const struct csv_row *any = find(accel, "seccomp", "new", "short", NULL);
+	const struct csv_row *any = NULL, *none = NULL;
 	static const char *const filters[2] = { "short", "large" };
 	const char *unit;
-	size_t e, i;
-	int f;
+	size_t e;
+	int f, i;
 
+	for (i = 0; i < csv.nrows; i++) {
+		const struct csv_row *r = &csv.rows[i];
+
+		if (strcmp(get(r, "accel"), accel) || strcmp(get(r, "tag"), "seccomp"))
+			continue;
+		if (!any)
+			any = r;
+		if (!none && !strcmp(get(r, "filter"), "none"))
+			none = r;
+	}
 	if (!any)
 		return;
 	unit = get(any, "unit");
@@ -445,7 +482,7 @@ static void seccomp_table(const char *accel)
 	       unit, !strcmp(unit, "ns") ? " (seconds per 10M calls)" : "");
 	printf("%-14s %18s %18s\n", "", "short filter", "large filter");
 	printf("%-14s", "no filter");
-	seccomp_cell(accel, "new", "none", unit);
+	seccomp_cell(accel, none ? get(none, "engine") : "new", "none", unit);
 	printf("\n");
 	for (e = 0; e < NENGINES; e++) {
 		if (!find(accel, "seccomp", engines[e].engine, "short", NULL))
@@ -455,12 +492,16 @@ static void seccomp_table(const char *accel)
 			seccomp_cell(accel, engines[e].engine, filters[f], unit);
 		printf("\n");
 	}
-	for (i = 0; i < sizeof(seccomp2014) / sizeof(seccomp2014[0]); i++) {
-		char label[32];
+	/* 2014 seconds for 10M syscall(199, 100), short and large filter */
+	for (e = 0; e < NENGINES; e++) {
+		char label[80], v[2][32], s[2][40];
 
-		snprintf(label, sizeof(label), "2014 %s", seccomp2014[i].engine);
-		printf("%-14s %18s %18s\n", label, seccomp2014[i].v[0],
-		       seccomp2014[i].v[1]);
+		if (reg_ref(engines[e].rec, "seccomp2014", get(any, "flavour"), v, 2) != 2)
+			continue;
+		snprintf(label, sizeof(label), "2014 %s", engines[e].engine);
+		snprintf(s[0], sizeof(s[0]), "%s s", v[0]);
+		snprintf(s[1], sizeof(s[1]), "%s s", v[1]);
+		printf("%-14s %18s %18s\n", label, s[0], s[1]);
 	}
 	printf("\n");
 }
@@ -468,31 +509,36 @@ static void seccomp_table(const char *accel)
 int main(int argc, char **argv)
 {
 	const char *accels[MAX_ACCELS];
-	int naccels = 0, i, a;
-	size_t k;
+	struct reg *kinds;
+	int naccels = 0, i, a, k;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: mktable RESULTS.csv\n");
 		return 2;
 	}
 	csv_load(&csv, argv[1]);
-	for (k = 0; k < NKINDS; k++) {
+	load_engines();
+	kinds = reg_kinds();
+	/* Kinds in the order of bench/accels.conf, unknown kinds last. */
+	for (k = 0; k <= kinds->n; k++) {
 		for (i = 0; i < csv.nrows; i++) {
 			const char *acc = get(&csv.rows[i], "accel");
+			const char *kind = get(&csv.rows[i], "kind");
 
-			if (strcmp(get(&csv.rows[i], "kind"), kinds[k].kind))
+			if (kind_rank(kind) != k)
 				continue;
 			for (a = 0; a < naccels; a++)
 				if (!strcmp(accels[a], acc))
 					break;
 			if (a == naccels && naccels < MAX_ACCELS) {
 				accels[naccels++] = acc;
-				table(acc, kinds[k].what);
+				table(acc, k < kinds->n ?
+				      reg_get_or(&kinds->rec[k], "what", kind) : kind);
 			}
 		}
 	}
 	if (!naccels) {
-		fprintf(stderr, "mktable: no rows of a known kind in %s\n", argv[1]);
+		fprintf(stderr, "mktable: no rows in %s\n", argv[1]);
 		return 1;
 	}
 	reference();

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The registries of bench/engines.conf (engines, ratios) and
+ * bench/accels.conf (accelerator kinds), read once by every host tool.
+ * Records are "engine NAME" / "ratio NUM/DEN" / "kind NAME" lines followed
+ * by "KEY VALUE..." lines; see the files for the keys.
+ */
+#ifndef RESULTS_REGISTRY_H
+#define RESULTS_REGISTRY_H
+
+#define REG_MAX		32	/* records of one type */
+#define REG_MAX_KEYS	24	/* keys of one record */
+
+struct reg_rec {
+	char name[64];
+	int nkeys;
+	char key[REG_MAX_KEYS][48];
+	char val[REG_MAX_KEYS][160];
+	int known;		/* 0: made up for a name the file lacks */
+};
+
+struct reg {
+	int n;
+	struct reg_rec rec[REG_MAX];
+};
+
+/* The registries (loaded on first use; exit with a message on a bad file). */
+struct reg *reg_engines(void);
+struct reg *reg_ratios(void);
+struct reg *reg_kinds(void);
+struct reg *reg_flavours(void);
+
+/* Record NAME; with @add, a record with no keys is made for an unknown one. */
+struct reg_rec *reg_find(struct reg *r, const char *name, int add);
+/* Value of KEY ("" when absent). */
+const char *reg_get(const struct reg_rec *rec, const char *key);
+/* Value of KEY, or @def when absent. */
+const char *reg_get_or(const struct reg_rec *rec, const char *key,
+		       const char *def);
+/* Split the value of KEY into at most @max blank-separated words. */
+int reg_words(const struct reg_rec *rec, const char *key, char words[][32],
+	      int max);
+
+/* An engine's row label: its label, or its name when the file lacks it. */
+const char *engine_label(const char *name);
+/* An engine's plot series name. */
+const char *engine_plot_label(const char *name);
+/*
+ * The 2014 figures WHAT.ARCH (ref2014, seccomp2014) of @rec beside a table
+ * of @flavour: that architecture's when the commit message has them, else
+ * x86_64's (um runs on an x86_64 host).  Returns the number of words.
+ */
+int reg_ref(const struct reg_rec *rec, const char *what, const char *flavour,
+	    char words[][32], int max);
+/* Rank of an accelerator kind (file order); unknown kinds last. */
+int kind_rank(const char *kind);
+
+#endif
