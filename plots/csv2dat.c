@@ -29,27 +29,25 @@
 #include <string.h>
 
 #include "../results/csv.h"
+#include "../results/registry.h"
 
 #define MAX_ACCELS	8
-#define MAX_ENGINES	8
+#define MAX_ENGINES	32
 #define MAX_SKBS	32
 #define BENCH_PACKET	"tcp22-payload"
 
 static struct csv csv;
 static const char *outdir;
 
-/* Engines in drawing order, the 2014 table's names, one colour each. */
+/*
+ * Engines in drawing order: those of bench/engines.conf with their plot
+ * labels and colours, then any other the run has, named as it is.
+ */
 static struct engine {
 	const char *name, *label, *colour;
-} engines[MAX_ENGINES] = {
-	{ "old", "old BPF (3.14 interpreter)", "#d62728" },
-	{ "new", "new BPF (6.1 eBPF interpreter)", "#1f77b4" },
-	{ "oldjit", "old BPF jit", "#ff7f0e" },
-	{ "jit", "new BPF jit (6.1 x86-64)", "#2ca02c" },
-	{ "baseline", "loop only (harness baseline)", "#7f7f7f" },
-};
+} engines[MAX_ENGINES];
 
-static int nengines = 5;
+static int nengines;
 static const char *const spare_colours[] = { "#9467bd", "#8c564b", "#e377c2" };
 
 /* The four cells of the 2014 table. */
@@ -62,9 +60,6 @@ static const struct {
 	{ "fprog2", "10000", "fprog #2\\ncache-miss (10000 skbs)" },
 };
 
-static const double ratio2014[4] = { 2.9, 1.4, 4.1, 2.1 };
-
-static const char *const kind_order[] = { "hardware", "counted", "emulated" };
 
 struct accel {
 	const char *name, *kind, *unit;
@@ -174,6 +169,8 @@ static const struct csv_row *find(const char *accel, const char *engine,
 
 static int engine_index(const char *name)
 {
+	static int spare;
+	const struct reg_rec *rec;
 	int e;
 
 	for (e = 0; e < nengines; e++)
@@ -181,9 +178,11 @@ static int engine_index(const char *name)
 			return e;
 	if (nengines == MAX_ENGINES)
 		return -1;
+	rec = reg_find(reg_engines(), name, 0);
 	engines[nengines].name = name;
-	engines[nengines].label = name;
-	engines[nengines].colour = spare_colours[nengines % 3];
+	engines[nengines].label = engine_plot_label(name);
+	engines[nengines].colour = *reg_get(rec, "colour") ? reg_get(rec, "colour") :
+		spare_colours[spare++ % 3];
 	return nengines++;
 }
 
@@ -233,14 +232,9 @@ static void spread(const struct csv_row *r, double *lo, double *hi)
 /* "accel=tcg: EMULATED (QEMU TCG), not hardware timing" and the like. */
 static void describe(const struct accel *a, char *buf, size_t len)
 {
-	if (!strcmp(a->kind, "emulated"))
-		snprintf(buf, len, "accel=%s: EMULATED (QEMU TCG), not hardware timing", a->name);
-	else if (!strcmp(a->kind, "counted"))
-		snprintf(buf, len, "accel=%s: counted guest instructions (QEMU -icount), not time", a->name);
-	else if (!strcmp(a->kind, "hardware"))
-		snprintf(buf, len, "accel=%s: hardware timing", a->name);
-	else
-		snprintf(buf, len, "accel=%s: %s", a->name, a->kind);
+	const struct reg_rec *k = reg_find(reg_kinds(), a->kind, 0);
+
+	snprintf(buf, len, "accel=%s: %s", a->name, reg_get_or(k, "plot", a->kind));
 }
 
 static void ylabel(const struct accel *a, char *buf, size_t len)
@@ -433,38 +427,79 @@ static void ratio_gp(const char *stem, const char *ttl, const char *ylab,
 	printf("bars %s\n", stem);
 }
 
-/* (3) old/new and new/jit of one accelerator beside 2014's old/new. */
+/* The flavour of @a's rows ("" in runs without one). */
+static const char *flavour_of(const struct accel *a)
+{
+	return has_col("flavour") ? get(a->any, "flavour") : "";
+}
+
+/* The architecture whose 2014 figures reg_ref() gives for @flavour. */
+static const char *ref_arch(const struct reg_rec *rec, const char *flavour)
+{
+	char key[128];
+
+	snprintf(key, sizeof(key), "ref2014.%s", flavour);
+	return *reg_get(rec, key) ? flavour : "x86_64";
+}
+
+/* NUM and DEN of a ratio record named "NUM/DEN". */
+static int ratio_engines(const struct reg_rec *rec, char *num_e, char *den_e,
+			 size_t n)
+{
+	const char *slash = strchr(rec->name, '/');
+
+	if (!slash)
+		return 0;
+	snprintf(num_e, n, "%.*s", (int)(slash - rec->name), rec->name);
+	snprintf(den_e, n, "%s", slash + 1);
+	return 1;
+}
+
+/* The 2014 figures of ratio @rec for @flavour as numbers ("2.9x" is 2.9). */
+static int ratio_ref(const struct reg_rec *rec, const char *flavour, double v[4])
+{
+	char w[4][32];
+	int c;
+
+	if (reg_ref(rec, "ref2014", flavour, w, 4) != 4)
+		return 0;
+	for (c = 0; c < 4; c++)
+		v[c] = atof(w[c]);
+	return 1;
+}
+
+/* (3) the ratios of bench/engines.conf of one accelerator beside 2014's. */
 static void ratios(const struct accel *a)
 {
-	static const struct {
-		const char *num, *den, *colour;
-	} pairs[2] = {
-		{ "old", "new", "#d62728" },
-		{ "new", "jit", "#2ca02c" },
-	};
-	static char labels[2][128];
-	const char *names[3], *colours[3];
-	double v[3][4];
-	char stem[128], d[512], t[2048];
+	static char labels[2 * REG_MAX][160];
+	const struct reg *rr = reg_ratios();
+	const char *names[2 * REG_MAX], *colours[2 * REG_MAX];
+	double v[2 * REG_MAX][4];
+	char stem[128], d[512], t[2048], num_e[64], den_e[64];
 	int c, p, n = 0, any;
 
-	for (p = 0; p < 2; p++) {
+	for (p = 0; p < rr->n; p++) {
+		const struct reg_rec *rec = &rr->rec[p];
+
+		if (!ratio_engines(rec, num_e, den_e, sizeof(num_e)))
+			continue;
 		for (c = 0, any = 0; c < 4; c++)
-			if (ratio(a->name, pairs[p].num, pairs[p].den, c, &v[n][c]))
+			if (ratio(a->name, num_e, den_e, c, &v[n][c]))
 				any = 1;
 			else
 				v[n][c] = NAN;
 		if (!any)
 			continue;
-		snprintf(labels[p], sizeof(labels[p]), "%s/%s, accel=%s",
-			 pairs[p].num, pairs[p].den, a->name);
-		names[n] = labels[p];
-		colours[n++] = pairs[p].colour;
-		if (p == 0) {
-			/* 2014's old/new right beside ours. */
-			for (c = 0; c < 4; c++)
-				v[n][c] = ratio2014[c];
-			names[n] = "old/new, 2014 x86_64 hardware (bd4cf0ed331a)";
+		snprintf(labels[n], sizeof(labels[n]), "%s, accel=%s", rec->name, a->name);
+		names[n] = labels[n];
+		colours[n] = reg_get_or(rec, "colour", "#d62728");
+		n++;
+		if (ratio_ref(rec, flavour_of(a), v[n])) {
+			/* 2014's ratio right beside ours. */
+			snprintf(labels[n], sizeof(labels[n]),
+				 "%s, 2014 %s hardware (bd4cf0ed331a)", rec->name,
+				 ref_arch(rec, flavour_of(a)));
+			names[n] = labels[n];
 			colours[n++] = "#bbbbbb";
 		}
 	}
@@ -494,14 +529,21 @@ static void ratios_all(void)
 	static char labels[MAX_ACCELS][128];
 	const char *names[MAX_ACCELS + 1], *colours[MAX_ACCELS + 1];
 	double v[MAX_ACCELS + 1][4];
-	char t[2048];
+	const struct reg_rec *rec = NULL;
+	char t[2048], num_e[64], den_e[64];
 	int a, c, n = 0, emulated = 0;
 
+	/* the ratio marked "all" in bench/engines.conf */
+	for (a = 0; a < reg_ratios()->n && !rec; a++)
+		if (!strcmp(reg_get(&reg_ratios()->rec[a], "all"), "1"))
+			rec = &reg_ratios()->rec[a];
+	if (!rec || !ratio_engines(rec, num_e, den_e, sizeof(num_e)))
+		return;
 	for (a = 0; a < naccels; a++) {
 		int any = 0;
 
 		for (c = 0; c < 4; c++) {
-			if (!ratio(accels[a].name, "old", "new", c, &v[n][c]))
+			if (!ratio(accels[a].name, num_e, den_e, c, &v[n][c]))
 				v[n][c] = NAN;
 			else
 				any = 1;
@@ -522,10 +564,10 @@ static void ratios_all(void)
 		fprintf(stderr, "csv2dat: fewer than 2 accelerators with old and new cells: no ratios-all plot\n");
 		return;
 	}
-	for (c = 0; c < 4; c++)
-		v[n][c] = ratio2014[c];
-	names[n] = "2014 x86_64 hardware (bd4cf0ed331a)";
-	colours[n++] = "#bbbbbb";
+	if (ratio_ref(rec, "x86_64", v[n])) {
+		names[n] = "2014 x86_64 hardware (bd4cf0ed331a)";
+		colours[n++] = "#bbbbbb";
+	}
 	snprintf(t, sizeof(t), "old/new speed-up per cell, every accelerator beside 2014\n"
 		 "MIXES accelerators: hardware ns, counted insns%s - compare ratios only",
 		 emulated ? " and EMULATED (QEMU TCG) ns, not hardware timing" : "");
@@ -713,20 +755,15 @@ static void seccomp_bars(const struct accel *a)
 
 static void find_accels(void)
 {
-	size_t k;
-	int i, a;
+	int i, a, k;
 
-	for (k = 0; k <= sizeof(kind_order) / sizeof(kind_order[0]); k++) {
+	/* Kinds in the order of bench/accels.conf, unknown kinds last. */
+	for (k = 0; k <= reg_kinds()->n; k++) {
 		for (i = 0; i < csv.nrows; i++) {
 			const struct csv_row *r = &csv.rows[i];
 			const char *kind = get(r, "kind");
-			size_t j;
 
-			/* Last round: kinds this tool does not know. */
-			for (j = 0; j < sizeof(kind_order) / sizeof(kind_order[0]); j++)
-				if (!strcmp(kind, kind_order[j]))
-					break;
-			if (j != k)
+			if (kind_rank(kind) != k)
 				continue;
 			for (a = 0; a < naccels; a++)
 				if (!strcmp(accels[a].name, get(r, "accel")))
@@ -756,6 +793,8 @@ int main(int argc, char **argv)
 	}
 	outdir = argv[2];
 	csv_load(&csv, argv[1]);
+	for (i = 0; i < reg_engines()->n; i++)
+		engine_index(reg_engines()->rec[i].name);
 	for (i = 0; i < csv.nrows; i++)
 		if (!strcmp(get(&csv.rows[i], "tag"), "bench") &&
 		    engine_index(get(&csv.rows[i], "engine")) < 0) {

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "csv.h"
+#include "registry.h"
 
 #define TITLE	"bpf: re-measure bd4cf0ed331a's classic BPF interpreter rework on 6.1"
 #define MAX_ACCELS	8
@@ -278,18 +279,6 @@ static const char *accels[MAX_ACCELS];
 static const struct csv_row *accel_row[MAX_ACCELS];
 static int naccels;
 
-/* Accelerators in the order of the tables: hardware, counted, emulated. */
-static int kind_rank(const char *kind)
-{
-	static const char *const kinds[] = { "hardware", "counted", "emulated" };
-	int k;
-
-	for (k = 0; k < 3; k++)
-		if (!strcmp(kind, kinds[k]))
-			return k;
-	return k;
-}
-
 static void add_accel(const struct csv_row *r)
 {
 	const char *acc = csv_get(&csv, r, "accel");
@@ -308,7 +297,8 @@ static void find_accels(void)
 {
 	int i, k;
 
-	for (k = 0; k <= 3; k++)
+	/* in the order of the tables: bench/accels.conf's kinds, unknown last */
+	for (k = 0; k <= reg_kinds()->n; k++)
 		for (i = 0; i < csv.nrows; i++)
 			if (kind_rank(csv_get(&csv, &csv.rows[i], "kind")) == k)
 				add_accel(&csv.rows[i]);
@@ -337,7 +327,6 @@ static void machine(void)
 	fputc('\n', out);
 }
 
-/* Reports in engine order (old, new, oldjit, jit, baseline), others after. */
 /* The first PERF_TOP sample lines ("12.34% ...") of one perf report. */
 static void perf_top(const char *path)
 {
@@ -384,9 +373,30 @@ static const char *const perf_cells[] = {
 	"seccomp-%s-large-nr199-skbs1",
 };
 
-static const char *const perf_engines[] = {
-	"old", "new", "oldjit", "jit", "baseline",
-};
+/* Reports in the order of bench/engines.conf, then other engines of the run. */
+static const char *perf_engines[REG_MAX];
+static size_t nperf_engines;
+
+static void add_perf_engine(const char *name)
+{
+	size_t e;
+
+	for (e = 0; e < nperf_engines; e++)
+		if (!strcmp(perf_engines[e], name))
+			return;
+	if (*name && nperf_engines < REG_MAX)
+		perf_engines[nperf_engines++] = name;
+}
+
+static void find_engines(void)
+{
+	int i;
+
+	for (i = 0; i < reg_engines()->n; i++)
+		add_perf_engine(reg_engines()->rec[i].name);
+	for (i = 0; i < csv.nrows; i++)
+		add_perf_engine(csv_get(&csv, &csv.rows[i], "engine"));
+}
 
 static void perf(const char *run)
 {
@@ -396,7 +406,7 @@ static void perf(const char *run)
 
 	for (a = 0; a < naccels; a++) {
 		for (c = 0; c < sizeof(perf_cells) / sizeof(perf_cells[0]); c++) {
-			for (e = 0; e < sizeof(perf_engines) / sizeof(perf_engines[0]); e++) {
+			for (e = 0; e < nperf_engines; e++) {
 				snprintf(cell, sizeof(cell), perf_cells[c], perf_engines[e]);
 				snprintf(path, sizeof(path), "%s/%s/perf/%s.report",
 					 run, accels[a], cell);
@@ -431,6 +441,7 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/results.csv", run);
 	csv_load(&csv, path);
 	find_accels();
+	find_engines();
 	snprintf(path, sizeof(path), "%s/table.txt", run);
 
 	s = git(tree, "rev-list --count pristine..HEAD");

@@ -117,6 +117,28 @@ expect "table: 2014 reference rows" grep -q '^old BPF jit  *12  *34  *17  *44$' 
 expect "table: kernel, config and series" grep -q 'kernel: 6.1.192 (Debian linux-source 6.1.192-3), config abc123, series def456' "$run/table.txt"
 expect "table: cross-check diff vs test_bpf" grep -q '^#33 new  vs fprog1 *748 *770.000 *+2.9%' "$run/table.txt"
 
+# Engines from bench/engines.conf get their label; one it does not know is
+# shown with its name, in the tables and the plots, after the known ones.
+cp -R "$run" "$tmp/eng"
+for e in oldjit zzz; do
+	cell tcg bench "$e" fprog1 tcp22-payload 1 20.000
+	cell tcg bench "$e" fprog2 tcp22-payload 1 30.000
+done
+mv "$run/tcg/cells.txt" "$tmp/eng/tcg/cells.txt"
+cp "$tmp/eng/tcg/cells.txt" "$run/tcg/cells.txt"
+sed -i '/engine=\(oldjit\|zzz\) /d' "$run/tcg/cells.txt"
+"$tools/mkcsv" "$tmp/eng" > "$tmp/eng/results.csv" 2> "$tmp/err" || true
+"$tools/mktable" "$tmp/eng/results.csv" > "$tmp/eng/table.txt" 2>> "$tmp/err" || true
+expect "registry: oldjit's row carries its registry label" \
+	grep -q '^old BPF jit  *20.0  *n/a  *30.0  *n/a$' "$tmp/eng/table.txt"
+expect "registry: an unknown engine is shown with its name, after the known ones" \
+	sh -c "awk '/accel=tcg/ { p = 1 } p && /^old.new/ { exit } p' '$tmp/eng/table.txt' | tail -n 1 | grep -q '^zzz  *20.0  *n/a  *30.0  *n/a$'"
+mkdir -p "$tmp/eng/plots"
+expect "registry: csv2dat draws an unknown engine under its name" \
+	sh -c "'$tools/csv2dat' '$tmp/eng/results.csv' '$tmp/eng/plots' > /dev/null 2>&1 && grep -q '^names.* = \"zzz\"' '$tmp/eng/plots/ns-tcg.gp' && grep -q '^# zzz$' '$tmp/eng/plots/ns-tcg.dat'"
+expect "registry: an unknown accelerator kind is tabled last, under its kind" \
+	sh -c "sed 's/^test,icount,counted,/test,icount,novel,/' '$run/results.csv' > '$tmp/kind.csv' && '$tools/mktable' '$tmp/kind.csv' | grep '^--' | head -n 2 | tail -n 1 | grep -q 'accel=icount: novel$'"
+
 cp "$run/results.csv" "$tmp/same.csv"
 sed 's/,31.250,31.250,31.250,/,31.500,31.500,31.500,/' "$run/results.csv" > "$tmp/off.csv"
 expect "cmpruns: identical runs agree" "$tools/cmpruns" "$run/results.csv" "$tmp/same.csv" 1
