@@ -47,7 +47,7 @@ static int split_csv(char *s, char **out)
 
 void csv_load(struct csv *csv, const char *path)
 {
-	static char line[8192];
+	static char line[65536];
 	char *cells[CSV_MAX_COLS];
 	FILE *f = fopen(path, "r");
 	int n, i, cap = 0;

@@ -3,7 +3,7 @@
 #ifndef RESULTS_CSV_H
 #define RESULTS_CSV_H
 
-#define CSV_MAX_COLS 64
+#define CSV_MAX_COLS 256
 
 struct csv_row {
 	char *f[CSV_MAX_COLS];

@@ -12,7 +12,9 @@
  * hardware timing, control.txt (the host's native control loop around the
  * boot, bench/host/control.c, in the same line format).
  * Every row carries the accelerator, CPU model, kernel version and config,
- * so no number can be read without what measured it.
+ * so no number can be read without what measured it.  The known columns
+ * come first, then every other key of a result line, host.txt, meta.txt or
+ * run.txt (e.g. image_start, vm_insns), in the order they first appear.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -139,24 +141,103 @@ static void put_field(const char *s)
 	putchar('"');
 }
 
-/* A row takes each column from the cell, then the accel, then the run. */
+/*
+ * The rows, kept until every key is known: the CSV has the columns above,
+ * then every other key a cell, an accelerator or the run carries, in the
+ * order they first appear (nothing the guest wrote is dropped).
+ */
+#define MAX_ACCELS	16
+#define MAX_EXTRA	128
+
+struct row {
+	struct kv cell;
+	const struct kv *acc;
+};
+
+static struct row *rows;
+static int nrows, caprows;
+static struct kv accs[MAX_ACCELS];
+static char extra[MAX_EXTRA][32];
+static int nextra;
+
+static int is_column(const char *key)
+{
+	size_t i;
+	int e;
+
+	for (i = 0; i < NCOLS; i++)
+		if (!strcmp(columns[i], key))
+			return 1;
+	for (e = 0; e < nextra; e++)
+		if (!strcmp(extra[e], key))
+			return 1;
+	return 0;
+}
+
+static void add_columns(const struct kv *kv)
+{
+	int i;
+
+	for (i = 0; i < kv->n; i++) {
+		if (is_column(kv->key[i]))
+			continue;
+		if (nextra == MAX_EXTRA) {
+			fprintf(stderr, "mkcsv: more than %d extra keys\n", MAX_EXTRA);
+			exit(1);
+		}
+		snprintf(extra[nextra++], sizeof(extra[0]), "%s", kv->key[i]);
+	}
+}
+
 static void put_row(const struct kv *cell, const struct kv *acc,
 		    const struct kv *run)
 {
-	size_t i;
-
-	for (i = 0; i < NCOLS; i++) {
-		const char *v = kv_get(cell, columns[i]);
-
-		if (!v)
-			v = kv_get(acc, columns[i]);
-		if (!v)
-			v = kv_get(run, columns[i]);
-		if (i)
-			putchar(',');
-		put_field(v ? v : "");
+	(void)run;
+	if (nrows == caprows) {
+		caprows = caprows ? 2 * caprows : 256;
+		rows = realloc(rows, caprows * sizeof(*rows));
+		if (!rows) {
+			perror("realloc");
+			exit(1);
+		}
 	}
+	rows[nrows].cell = *cell;
+	rows[nrows++].acc = acc;
+}
+
+static const char *column(int c)
+{
+	return c < (int)NCOLS ? columns[c] : extra[c - NCOLS];
+}
+
+/* A row takes each column from the cell, then the accel, then the run. */
+static void print_rows(const struct kv *run)
+{
+	int i, c, ncols;
+
+	for (i = 0; i < nrows; i++)
+		add_columns(&rows[i].cell);
+	for (i = 0; i < MAX_ACCELS; i++)
+		add_columns(&accs[i]);
+	add_columns(run);
+	ncols = NCOLS + nextra;
+	for (c = 0; c < ncols; c++)
+		printf("%s%s", c ? "," : "", column(c));
 	putchar('\n');
+	for (i = 0; i < nrows; i++) {
+		for (c = 0; c < ncols; c++) {
+			const char *v = kv_get(&rows[i].cell, column(c));
+
+			if (!v)
+				v = kv_get(rows[i].acc, column(c));
+			if (!v)
+				v = kv_get(run, column(c));
+			if (c)
+				putchar(',');
+			put_field(v ? v : "");
+		}
+		putchar('\n');
+	}
 }
 
 /*
@@ -305,7 +386,6 @@ int main(int argc, char **argv)
 	char path[4096];
 	struct dirent **ents;
 	int n, i, bad = 0, accels = 0;
-	size_t c;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: mkcsv RUN_DIR\n");
@@ -316,31 +396,31 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mkcsv: cannot read %s\n", path);
 		return 1;
 	}
-	for (c = 0; c < NCOLS; c++)
-		printf("%s%s", c ? "," : "", columns[c]);
-	putchar('\n');
-
 	n = scandir(argv[1], &ents, NULL, alphasort);
 	for (i = 0; i < n; i++) {
-		struct kv acc = { 0 };
+		struct kv *acc = &accs[accels < MAX_ACCELS ? accels : MAX_ACCELS - 1];
 
+		if (accels == MAX_ACCELS) {
+			fprintf(stderr, "mkcsv: more than %d accelerators\n", MAX_ACCELS);
+			return 1;
+		}
 		snprintf(path, sizeof(path), "%s/%s/host.txt", argv[1],
 			 ents[i]->d_name);
-		if (ents[i]->d_name[0] != '.' && !read_meta(path, &acc)) {
+		if (ents[i]->d_name[0] != '.' && !read_meta(path, acc)) {
 			snprintf(path, sizeof(path), "%s/%s/meta.txt", argv[1],
 				 ents[i]->d_name);
-			read_meta(path, &acc);
+			read_meta(path, acc);
 			/* what the host knows (e.g. the real CPU under UML) wins */
 			snprintf(path, sizeof(path), "%s/%s/host.txt", argv[1],
 				 ents[i]->d_name);
-			read_meta(path, &acc);
+			read_meta(path, acc);
 			snprintf(path, sizeof(path), "%s/%s", argv[1],
 				 ents[i]->d_name);
-			bad |= emit_cells(path, "cells.txt", &acc, &run);
-			bad |= emit_cells(path, "control.txt", &acc, &run);
+			bad |= emit_cells(path, "cells.txt", acc, &run);
+			bad |= emit_cells(path, "control.txt", acc, &run);
 			snprintf(path, sizeof(path), "%s/%s/test_bpf.txt",
 				 argv[1], ents[i]->d_name);
-			bad |= emit_test_bpf(path, &acc, &run);
+			bad |= emit_test_bpf(path, acc, &run);
 			accels++;
 		}
 		free(ents[i]);
@@ -351,5 +431,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mkcsv: no <accel>/host.txt under %s\n", argv[1]);
 		return 1;
 	}
+	print_rows(&run);
 	return bad;
 }
