@@ -332,3 +332,56 @@ write_meta() {
 		echo "bpf_jit_enable=$(cat /proc/sys/net/core/bpf_jit_enable 2>/dev/null || echo none)"
 	} > "$1"
 }
+
+# The engine registry (bench/engines.conf): what the tests know of each
+# engine the module lists.
+ENGINES_CONF=${ENGINES_CONF:-/bench/engines.conf}
+
+# engine_attr ENGINE KEY [DEFAULT]: KEY of ENGINE's record, DEFAULT when
+# the registry has no such key or no such engine.
+engine_attr() {
+	awk -v e="$1" -v k="$2" -v d="${3:-}" '
+	/^[^ \t#]/ { rec = ($1 == "engine" && $2 == e); next }
+	rec && $1 == k { $1 = ""; sub(/^ +/, ""); v = $0; found = 1 }
+	END { print found ? v : d }' "$ENGINES_CONF"
+}
+
+# engine_profiles ENGINE...: "ENGINE CHECKER SEMANTICS" per engine that
+# runs programs (checker none: the loop-only baseline); an engine the
+# registry does not know is taken for a 6.1 one.
+engine_profiles() {
+	for e in "$@"; do
+		c=$(engine_attr "$e" checker 6.1)
+		[ "$c" = none ] || echo "$e $c $(engine_attr "$e" semantics 6.1)"
+	done
+}
+
+# spec_value SPEC VERSION: the value SPEC ("3.14=V 6.1=V" or "all=V")
+# gives engines of VERSION.
+spec_value() {
+	for tok in $1; do
+		case "${tok%%=*}" in "$2" | all) echo "${tok#*=}"; return ;; esac
+	done
+}
+
+# want_eval SPEC PROFILES: the eval line ("old=V new=V ...") that SPEC
+# means for the engines of PROFILES (engine_profiles).  An engine's checker
+# decides when its value is a negative errno (the program is rejected),
+# else its runtime semantics: a new engine needs no new expected strings.
+want_eval() {
+	w=""
+	while read -r e c s; do
+		[ -n "$e" ] || continue
+		v=$(spec_value "$1" "$c")
+		case "$v" in -*) ;; *) v=$(spec_value "$1" "$s") ;; esac
+		w="$w${w:+ }$e=$v"
+	done <<W
+$2
+W
+	echo "$w"
+}
+
+# registry_engines: the engines of the registry, in its order.
+registry_engines() {
+	awk '$1 == "engine" { print $2 }' "$ENGINES_CONF"
+}

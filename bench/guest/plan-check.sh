@@ -19,10 +19,12 @@ check() { name=$1; shift; if "$@" > /dev/null 2>&1; then pass "$name"; else fail
 if load_bench_module; then pass "guest: bpf_bench loads"; else fail "guest: bpf_bench loads"; exit 0; fi
 write_meta "$out/meta.txt"
 engines=$(cat "$KNOBS/engines")
-# UML has no BPF JIT.
-want_engines="baseline new jit"
-[ "$BENCH_ACCEL" = uml ] && want_engines="baseline new"
-for e in $want_engines; do
+# Every kernel has the engines marked always=1 in the registry, but those
+# it marks missing on this flavour (UML has no BPF JIT).
+flavour=${BENCH_FLAVOUR:-unknown}
+for e in $(registry_engines); do
+	[ "$(engine_attr "$e" always 0)" = 1 ] || continue
+	[ -z "$(engine_attr "$e" "missing.$flavour")" ] || continue
 	check "guest: engine $e is listed" grep -qx "$e" "$KNOBS/engines"
 done
 
@@ -51,10 +53,10 @@ while read -r filter packet verdict; do
 done < "$FILTERS/verdicts.txt"
 say "compared $pairs (engine, filter, packet, skbs) cells against tcpdump's verdicts"
 
-# jited says what really ran.
-for e in new jit; do
-	grep -qx "$e" "$KNOBS/engines" || continue
-	want=0; [ "$e" = jit ] && want=1
+# jited says what really ran (the registry's jited attribute).
+for e in $engines; do
+	[ "$(engine_attr "$e" checker 6.1)" != none ] || continue
+	want=$(engine_attr "$e" jited 0)
 	line=$(run_cell "$e" fprog1 tcp22-payload 1) || line=""
 	check "guest: engine $e reports jited=$want" sh -c "echo '$line' | grep -q ' jited=$want '"
 done

@@ -69,3 +69,33 @@ PERF_FAKE_STATE=$tmp/perf.state PATH=$tmp/bin:$PATH sh -c \
 	"echo 1 > '$tmp/perf.state'; . '$here/lib.sh'; no_range() { echo; }; perf_profile '$tmp/profile' no_range true" > "$tmp/profile.out" 2>&1
 expect "perf_profile: a resolved report is recorded once" \
 	sh -c "! grep -q 'recording again' '$tmp/profile.out' && test \"\$(cat '$tmp/perf.state')\" = 2"
+
+# The registry as the guest reads it: attributes, and the expected eval
+# lines built from the engine list (plan-diff.sh's want).
+reg() { PATH=$tmp/bin:$PATH ENGINES_CONF="$here/../engines.conf" sh -c ". '$here/lib.sh'; $1"; }
+expect "registry: engine_attr reads a key, squeezing blanks" \
+	test "$(reg 'engine_attr jit label')" = "new BPF jit"
+expect "registry: engine_attr gives the default for an unknown engine or key" \
+	test "$(reg 'engine_attr zzz checker 6.1; engine_attr old crosscheck 0')" = "6.1
+0"
+expect "registry: registry_engines in table order" \
+	test "$(reg 'registry_engines | tr "\n" " "')" = "old new new2014 oldjit jit baseline "
+profiles=$(reg 'engine_profiles baseline old new new2014 oldjit jit zzz')
+expect "registry: engine_profiles skips the loop-only baseline, takes an unknown engine for 6.1" \
+	test "$profiles" = "old 3.14 3.14
+new 6.1 6.1
+new2014 6.1 6.1
+oldjit 3.14 3.14
+jit 6.1 6.1
+zzz 6.1 6.1"
+expect "registry: want_eval: a checker's errno wins, else the semantics" \
+	test "$(reg "want_eval '3.14=2 6.1=-22' '$profiles'")" = "old=2 new=-22 new2014=-22 oldjit=2 jit=-22 zzz=-22"
+expect "registry: want_eval: a runtime difference follows the semantics" \
+	test "$(reg "want_eval '3.14=0 6.1=42' '$profiles'")" = "old=0 new=42 new2014=42 oldjit=0 jit=42 zzz=42"
+expect "registry: want_eval: all=V for every engine" \
+	test "$(reg "want_eval 'all=7' 'old 3.14 3.14
+new 6.1 6.1'")" = "old=7 new=7"
+mixed="odd 3.14 6.1"
+expect "registry: want_eval: a 3.14 checker with 6.1 semantics rejects like 3.14, runs like 6.1" \
+	test "$(reg "want_eval '3.14=-22 6.1=0' '$mixed'; want_eval '3.14=0 6.1=42' '$mixed'")" = "odd=-22
+odd=42"

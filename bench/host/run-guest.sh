@@ -28,7 +28,7 @@ start=$(date +%s)
 {
 	timeout --foreground -k 5 "$timeout" "$here/boot-guest.sh" "$accel" \
 		"$kernel" "$initrd" "$disk" \
-		"panic=-1 quiet bench.plan=$plan bench.accel=$accel $*" 2>&1
+		"panic=-1 quiet bench.plan=$plan bench.accel=$accel bench.flavour=$(accel_flavour "$accel") $*" 2>&1
 	echo $? > "$rcfile"
 } | tee "$log" | grep --line-buffered '^\[guest\]' || true
 rc=$(cat "$rcfile")
