@@ -95,9 +95,9 @@ $(TOOLS)/control: bench/host/control.c
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -o $@ $< -lm
 
-$(TOOLS)/bpfdiff: bench/guest/bpfdiff.c
+$(TOOLS)/bpfdiff: bench/guest/bpfdiff.c results/registry.c results/registry.h
 	@mkdir -p $(TOOLS)
-	$(CC) $(HOSTCFLAGS) -static -o $@ $<
+	$(CC) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< results/registry.c
 
 tools: deps-bench $(TOOLS)/knob $(TOOLS)/mkcsv $(TOOLS)/mktable $(TOOLS)/cmpruns \
 	$(TOOLS)/crosscheck $(TOOLS)/mkcover $(TOOLS)/csv2dat $(TOOLS)/seccomp-bench \

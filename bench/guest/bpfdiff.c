@@ -48,10 +48,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../results/registry.h"
+
 #define KNOBS		"/sys/kernel/debug/bpf_bench/"
 #define MAXINSNS	4096
 #define FRAME_MAX	1514
-#define MAX_ENGINES	3
+#define MAX_ENGINES	16
 /* fuzz: frames per program (fewer programs built and freed) */
 #define FUZZ_PACKETS	8
 
@@ -557,6 +559,18 @@ static struct val model(const struct prog *p, const struct skb *s, int mode,
 	return v;
 }
 
+
+/* An engine that checks as @checker and runs as @semantics would show. */
+static struct val model2(const struct prog *p, const struct skb *s,
+			 int checker, int semantics, unsigned int *flags)
+{
+	struct val v = { 0, 0, 0 };
+
+	v.err = check(p->insns, p->len, checker, flags);
+	if (!v.err)
+		v.ret = run(p->insns, s, semantics, flags, &v.unknown);
+	return v;
+}
 /* --- the kernel side ---------------------------------------------------- */
 
 /* The knobs are seq_files, which refuse pwrite(): seek, then write. */
@@ -606,10 +620,55 @@ static int set_headlen(unsigned int h)
 			  (size_t)snprintf(buf, sizeof(buf), "%u", h));
 }
 
-static const char *const engine_name[MAX_ENGINES] = { "old", "new", "jit" };
-static int have_engine[MAX_ENGINES];
+/*
+ * The engines eval prints, in its order, each with the classic checker and
+ * the runtime semantics it runs, from the registry (bench/engines.conf, in
+ * the guest /bench/engines.conf): OLD for 3.14, NEW for 6.1.  An engine the
+ * registry does not know is taken for a 6.1 one (checked, not dropped).
+ */
+struct engine {
+	char name[32];
+	int checker, semantics;
+};
 
-/* Read eval: the engines' values in old, new, jit order. */
+static struct engine engines[MAX_ENGINES];
+static int nengines;
+
+static int version_mode(const struct reg_rec *rec, const char *key)
+{
+	return strcmp(reg_get_or(rec, key, "6.1"), "3.14") ? NEW : OLD;
+}
+
+static int engine_index(const char *name)
+{
+	const struct reg_rec *rec;
+	int e;
+
+	for (e = 0; e < nengines; e++)
+		if (!strcmp(engines[e].name, name))
+			return e;
+	if (nengines == MAX_ENGINES || strlen(name) >= sizeof(engines[0].name))
+		die("eval printed more than %d engines, or a long name: '%s'",
+		    MAX_ENGINES, name);
+	rec = reg_find(reg_engines(), name, 0);
+	snprintf(engines[nengines].name, sizeof(engines[0].name), "%s", name);
+	engines[nengines].checker = version_mode(rec, "checker");
+	engines[nengines].semantics = version_mode(rec, "semantics");
+	return nengines++;
+}
+
+/* The first engine that runs like @mode checks and runs (-1: none). */
+static int reference_engine(int mode)
+{
+	int e;
+
+	for (e = 0; e < nengines; e++)
+		if (engines[e].checker == mode && engines[e].semantics == mode)
+			return e;
+	return -1;
+}
+
+/* Read eval: each engine's value, indexed as engines[]. */
 static int eval(struct val v[MAX_ENGINES], char *line, size_t size)
 {
 	ssize_t n = pread(fd_eval, line, size - 1, 0);
@@ -623,7 +682,7 @@ static int eval(struct val v[MAX_ENGINES], char *line, size_t size)
 		line[n - 1] = '\0';
 	memset(v, 0, MAX_ENGINES * sizeof(*v));
 	{
-		static char copy[256];
+		static char copy[1024];
 
 		snprintf(copy, sizeof(copy), "%s", line);
 		for (p = strtok_r(copy, " ", &save); p;
@@ -634,13 +693,8 @@ static int eval(struct val v[MAX_ENGINES], char *line, size_t size)
 			if (!eq)
 				die("eval printed '%s'", line);
 			*eq = '\0';
-			for (e = 0; e < MAX_ENGINES; e++)
-				if (!strcmp(p, engine_name[e]))
-					break;
-			if (e == MAX_ENGINES)
-				die("eval printed an unknown engine in '%s'", line);
+			e = engine_index(p);
 			x = strtoll(eq + 1, NULL, 10);
-			have_engine[e] = 1;
 			if (x < 0)
 				v[e].err = (int)x;
 			else
@@ -671,10 +725,11 @@ static int classify(const struct prog *p, const struct packet *pk,
 		    const char *line)
 {
 	struct skb s = { pk->b, pk->len, pk->len, 0 };
+	static char whybuf[96];
 	unsigned int fo = 0, fn = 0, f;
-	struct val mo, mn;
+	struct val mo, mn, vo, vn;
 	const char *why = NULL;
-	int cls, e, d;
+	int cls, e, d, ro, rn;
 	char a[16], b[16];
 
 	if (headlen && headlen < pk->len)
@@ -685,24 +740,52 @@ static int classify(const struct prog *p, const struct packet *pk,
 	mo = model(p, &s, OLD, &fo);
 	mn = model(p, &s, NEW, &fn);
 	f = fo | fn;
+	ro = reference_engine(OLD);
+	rn = reference_engine(NEW);
+	vo = ro >= 0 ? kv[ro] : mo;
+	vn = rn >= 0 ? kv[rn] : mn;
 
-	/* new and jit run the same converted program */
-	if (have_engine[2] && !same(&kv[1], &kv[2])) {
-		why = "new and jit differ";
+	/*
+	 * Engines that check and run like the first one of their version
+	 * (new and jit: the same converted program) agree with it; one that
+	 * mixes versions is held to the model of its checker and semantics.
+	 */
+	for (e = 0; e < nengines && !why; e++) {
+		int r = engines[e].checker == engines[e].semantics ?
+			reference_engine(engines[e].checker) : -1;
+
+		if (r >= 0 && r != e && !same(&kv[r], &kv[e])) {
+			snprintf(whybuf, sizeof(whybuf), "%s and %s differ",
+				 engines[r].name, engines[e].name);
+			why = whybuf;
+		} else if (r < 0) {
+			unsigned int fm = 0;
+			struct val m = model2(p, &s, engines[e].checker,
+					      engines[e].semantics, &fm);
+
+			if (m.unknown ? kv[e].err != m.err : !same(&kv[e], &m)) {
+				snprintf(whybuf, sizeof(whybuf), "%s not as modelled",
+					 engines[e].name);
+				why = whybuf;
+			}
+		}
+	}
+	if (why) {
+		/* an engine differs from its kind */
 	} else if (mo.unknown || mn.unknown) {
 		/* The value is not predictable (cpu, pay_offset; random,
 		 * where new and jit draw different numbers): check the
 		 * checkers, and that old and new agree otherwise. */
-		if (kv[0].err != mo.err || kv[1].err != mn.err)
+		if (vo.err != mo.err || vn.err != mn.err)
 			why = "checker result not as modelled";
-		else if (!(f & D3_RANDOM) && !same(&kv[0], &kv[1]))
+		else if (!(f & D3_RANDOM) && !same(&vo, &vn))
 			why = "old and new differ on an unmodelled load";
-	} else if (!same(&kv[0], &mo) || !same(&kv[1], &mn)) {
+	} else if (!same(&vo, &mo) || !same(&vn, &mn)) {
 		why = "not as modelled";
 	}
 	if (why)
 		cls = 2;
-	else if (same(&kv[0], &kv[1]) && !(f & D3_RANDOM))
+	else if (same(&vo, &vn) && !(f & D3_RANDOM))
 		cls = 0;
 	else
 		cls = 1;
@@ -802,7 +885,7 @@ static void one_program(const struct prog *p, const struct packet *pk,
 			unsigned int npk)
 {
 	struct val kv[MAX_ENGINES];
-	char line[256];
+	char line[1024];
 	unsigned int i, h, fo = 0, fn = 0;
 	int err;
 
@@ -1196,12 +1279,22 @@ static void print_prog(const struct prog *p)
 
 /* --- main ------------------------------------------------------------------ */
 
+/* The module's knobs; BPFDIFF_KNOBS names another directory (host tests). */
+static int open_knob(const char *name, int flags)
+{
+	const char *dir = getenv("BPFDIFF_KNOBS");
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", dir && *dir ? dir : KNOBS, name);
+	return open(path, flags);
+}
+
 static void open_knobs(void)
 {
-	fd_prog = open(KNOBS "prog", O_WRONLY);
-	fd_packet = open(KNOBS "packet", O_WRONLY);
-	fd_headlen = open(KNOBS "headlen", O_WRONLY);
-	fd_eval = open(KNOBS "eval", O_RDONLY);
+	fd_prog = open_knob("prog", O_WRONLY);
+	fd_packet = open_knob("packet", O_WRONLY);
+	fd_headlen = open_knob("headlen", O_WRONLY);
+	fd_eval = open_knob("eval", O_RDONLY);
 	if (fd_prog < 0 || fd_packet < 0 || fd_headlen < 0 || fd_eval < 0)
 		die("cannot open the knobs in " KNOBS ": %s", strerror(errno));
 }
@@ -1216,10 +1309,10 @@ static void summary(const char *what, double secs)
 	for (d = 0; d < D_NR; d++)
 		if (st.doc_rows[d])
 			printf(" %s:%llu", dname[d], st.doc_rows[d]);
-	printf(", %llu unexplained; engines:%s%s%s; %.1f s\n",
-	       st.unexplained, have_engine[0] ? " old" : "",
-	       have_engine[1] ? " new" : "", have_engine[2] ? " jit" : "",
-	       secs);
+	printf(", %llu unexplained; engines:", st.unexplained);
+	for (d = 0; d < nengines; d++)
+		printf(" %s", engines[d].name);
+	printf("; %.1f s\n", secs);
 }
 
 static uint64_t parse_u64(const char *s)

@@ -75,6 +75,39 @@ sed '5d' "$T/expect.txt" > "$T/short.txt"
 st=0; "$B/pcapdiff" "$progs" "$pkts" "$T/short.txt" short > "$T/pd.out" 2>&1 && st=1
 grep -q '^FAIL: host(short): the guest reported every' "$T/pd.out" || st=1
 ok "$st" "pcapdiff fails on a missing pair"
+# Every engine a line names is compared, known to pcapdiff or not, and
+# "jit=" is never read out of "oldjit=".
+awk '$4 ~ /^old=/ { v = $4; sub(/^old=/, "", v); $0 = $0 " oldjit=" v " zzz=" v } { print }' \
+	"$T/expect.txt" > "$T/more.txt"
+st=0; "$B/pcapdiff" "$progs" "$pkts" "$T/more.txt" more > "$T/pd.out" 2>&1 || st=1
+grep -q '^PASS: host(more): libpcap bpf_filter() and engine oldjit agree' "$T/pd.out" &&
+	grep -q '^PASS: host(more): libpcap bpf_filter() and engine zzz agree' "$T/pd.out" || st=1
+ok "$st" "pcapdiff compares every engine a line names (oldjit, an unknown zzz)"
+awk '!done && $4 == "old=0" { sub(/oldjit=0/, "oldjit=7"); done = 1 } { print }' "$T/more.txt" > "$T/more-bad.txt"
+st=0; "$B/pcapdiff" "$progs" "$pkts" "$T/more-bad.txt" more > "$T/pd.out" 2>&1 && st=1
+grep -q '^FAIL: host(more): libpcap bpf_filter() and engine oldjit' "$T/pd.out" &&
+	grep -q '^PASS: host(more): libpcap bpf_filter() and engine jit agree' "$T/pd.out" || st=1
+ok "$st" "pcapdiff: a wrong oldjit verdict fails oldjit only, not jit"
+
+# bpfdiff against a stand-in eval knob (BPFDIFF_KNOBS): every engine it
+# prints is compared, by the checker and semantics bench/engines.conf gives
+# it; an unknown one as a 6.1 engine.
+mkdir -p "$T/knobs"
+: > "$T/knobs/prog"; : > "$T/knobs/packet"; : > "$T/knobs/headlen"
+printf '# ret 1\n{ 0x6, 0, 0, 0x00000001 },\n' > "$T/ret1.dd"
+head -n 2 "$pkts" > "$T/two.txt"
+echo "old=1 new=1 new2014=1 oldjit=1 jit=1 zzz=1" > "$T/knobs/eval"
+st=0; BPFDIFF_KNOBS=$T/knobs "$B/bpfdiff" run "$T/ret1.dd" "$T/two.txt" "$T/bd.txt" > "$T/bd.out" 2>&1 || st=1
+grep -q '2 agree, 0 documented differences, 0 unexplained; engines: old new new2014 oldjit jit zzz;' "$T/bd.out" || st=1
+ok "$st" "bpfdiff takes every engine eval prints, unknown ones too"
+echo "old=1 new=1 new2014=1 oldjit=2 jit=1 zzz=1" > "$T/knobs/eval"
+st=0; BPFDIFF_KNOBS=$T/knobs "$B/bpfdiff" run "$T/ret1.dd" "$T/two.txt" "$T/bd.txt" > "$T/bd.out" 2>&1 && st=1
+grep -q 'old and oldjit differ' "$T/bd.out" || st=1
+ok "$st" "bpfdiff: oldjit is held to old (3.14 checker and semantics)"
+echo "old=1 new=1 new2014=1 oldjit=1 jit=1 zzz=3" > "$T/knobs/eval"
+st=0; BPFDIFF_KNOBS=$T/knobs "$B/bpfdiff" run "$T/ret1.dd" "$T/two.txt" "$T/bd.txt" > "$T/bd.out" 2>&1 && st=1
+grep -q 'new and zzz differ' "$T/bd.out" || st=1
+ok "$st" "bpfdiff: an engine the registry does not know is held to new"
 
 printf '%s passed, %s failed\n' "$npass" "$nfail"
 [ "$nfail" -eq 0 ]
