@@ -13,17 +13,21 @@ TOOLS    := $(BUILD)/tools
 MODULE   := $(TOP)/bench/module
 HOSTCFLAGS := -O2 -Wall -Wextra -Werror
 
-# Kernel flavours: x86_64 boots under QEMU (kvm, tcg, icount), um is
-# User-mode Linux (native speed, no JIT).  Each has a config fragment
-# bench/kernel-<flavour>.config merged onto a base config.
-FLAVOURS        := x86_64 um
-KBASE_x86_64    := tinyconfig
-KTARGETS_x86_64 := bzImage modules
-KBASE_um        := tinyconfig
-KTARGETS_um     := linux modules
-# Archives appended to a flavour's initramfs (UML has no perf).
-EXTRA_x86_64    := $(BUILD)/perf.cpio.gz
-EXTRA_um        :=
+# Kernel flavours: one record each in bench/flavours.conf (x86_64 boots
+# under QEMU: kvm, tcg, icount; um is User-mode Linux, native speed, no
+# JIT): ARCH, base config, config fragment, make targets, toolchain prefix,
+# whether perf goes into its initramfs.
+FLAVOURS_CONF := $(TOP)/bench/flavours.conf
+# $(call flavour,NAME,KEY): KEY of flavour NAME's record.
+flavour = $(shell awk -v f='$(1)' -v k='$(2)' '/^[^ \t\#]/ { r = ($$1 == "flavour" && $$2 == f); next } r && $$1 == k { $$1 = ""; sub(/^ +/, ""); print }' $(FLAVOURS_CONF))
+FLAVOURS := $(shell awk '$$1 == "flavour" { print $$2 }' $(FLAVOURS_CONF))
+$(foreach f,$(FLAVOURS),$(eval KARCH_$(f) := $(call flavour,$(f),arch)))
+$(foreach f,$(FLAVOURS),$(eval KBASE_$(f) := $(call flavour,$(f),base)))
+$(foreach f,$(FLAVOURS),$(eval KFRAG_$(f) := $(TOP)/$(call flavour,$(f),fragment)))
+$(foreach f,$(FLAVOURS),$(eval KTARGETS_$(f) := $(call flavour,$(f),targets)))
+$(foreach f,$(FLAVOURS),$(eval KCROSS_$(f) := $(filter-out -,$(call flavour,$(f),cross))))
+# Archives appended to a flavour's initramfs (perf where the record says so).
+$(foreach f,$(FLAVOURS),$(eval EXTRA_$(f) := $(if $(filter 1,$(call flavour,$(f),perf)),$(BUILD)/perf.cpio.gz)))
 
 # make plots / make cover-letter work on this results directory.
 RUN   ?= $(TOP)/results/latest
@@ -55,8 +59,8 @@ module: $(addprefix module-,$(FLAVOURS))
 initramfs: $(addprefix initramfs-,$(FLAVOURS))
 
 $(addprefix kernel-,$(FLAVOURS)): kernel-%: tree
-	@KCONFIG_BASE=$(KBASE_$*) $(TOP)/bench/host/build-kernel.sh $(TREE) \
-		$(BUILD)/obj-$* $* $(TOP)/bench/kernel-$*.config $(KTARGETS_$*)
+	@KCONFIG_BASE=$(KBASE_$*) CROSS_COMPILE=$(KCROSS_$*) $(TOP)/bench/host/build-kernel.sh $(TREE) \
+		$(BUILD)/obj-$* $(KARCH_$*) $(KFRAG_$*) $(KTARGETS_$*)
 
 # The module is built per flavour in a copy of its sources: kbuild writes
 # its objects next to them.
@@ -64,7 +68,7 @@ $(addprefix module-,$(FLAVOURS)): module-%: kernel-%
 	@echo "[module] building bench/module for $*"
 	@mkdir -p $(BUILD)/module-$*
 	@cp -p $(MODULE)/Kbuild $(MODULE)/*.c $(BUILD)/module-$*/
-	@$(MAKE) -s -C $(BUILD)/obj-$* ARCH=$* M=$(BUILD)/module-$* W=1 modules
+	@$(MAKE) -s -C $(BUILD)/obj-$* ARCH=$(KARCH_$*) $(if $(KCROSS_$*),CROSS_COMPILE=$(KCROSS_$*)) M=$(BUILD)/module-$* W=1 modules
 
 $(TOOLS)/knob: bench/guest/knob.c
 	@mkdir -p $(TOOLS)

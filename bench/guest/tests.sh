@@ -99,3 +99,25 @@ mixed="odd 3.14 6.1"
 expect "registry: want_eval: a 3.14 checker with 6.1 semantics rejects like 3.14, runs like 6.1" \
 	test "$(reg "want_eval '3.14=-22 6.1=0' '$mixed'; want_eval '3.14=0 6.1=42' '$mixed'")" = "odd=-22
 odd=42"
+
+# The accelerators and flavours as bench/host/accels.sh reads their records.
+hostdir=$here/../host
+# shellcheck disable=SC2016
+acc() { sh -c "here='$hostdir'; . '$hostdir/accels.sh'; $1"; }
+# shellcheck disable=SC2016
+expect "accels: the accelerators in order of trust, the flavours" \
+	test "$(acc 'echo "$ACCELS / $FLAVOURS"')" = "kvm uml icount tcg / x86_64 um"
+expect "accels: an accelerator's flavour, unit, kind and host.txt lines" \
+	test "$(acc 'accel_host_txt icount | tr "\n" " "')" = "accel=icount unit=insns kind=counted flavour=x86_64 "
+expect "accels: the kernel image of a flavour" \
+	test "$(acc 'flavour_kernel B um; flavour_kernel B x86_64')" = "B/obj-um/linux
+B/obj-x86_64/arch/x86/boot/bzImage"
+expect "accels: an unknown accelerator fails" sh -c "! sh -c \"here='$hostdir'; . '$hostdir/accels.sh'; accel_kind foo\""
+expect "accels: plan defaults, pinning only where pin=1" \
+	test "$(acc 'accel_plan_args icount; PIN_CPU=1 accel_pin kvm; accel_pin tcg')" = "bench.samples=5 bench.sample_us=5000
+1"
+expect "accels: auto picks icount and tcg when no probe boots" \
+	test "$(acc 'no() { return 1; }; accel_auto no 2>/dev/null')" = "icount tcg"
+# shellcheck disable=SC2016
+expect "accels: auto picks uml when its probe boots" \
+	test "$(acc 'only_uml() { [ "$1" = uml ]; }; accel_auto only_uml 2>/dev/null')" = "uml icount tcg"

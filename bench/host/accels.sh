@@ -1,71 +1,66 @@
 # shellcheck shell=sh
-# The accelerators, as one table (sourced by the host scripts).  For each:
-#   accel_flavour ACCEL   which kernel build it boots (x86_64 or um)
+# The accelerators and kernel flavours, read from their records in
+# bench/accels.conf and bench/flavours.conf (sourced by the host scripts,
+# which set $here to bench/host).  Adding an accelerator is one record in
+# accels.conf, a flavour one record in flavours.conf.
+#   accel_attr ACCEL KEY  a key of the accelerator's record (fails if none)
+#   flavour_attr FLAVOUR KEY  a key of the flavour's record
+#   accel_flavour ACCEL   which kernel build it boots
 #   accel_unit ACCEL      unit of the per-call figures
-#   accel_kind ACCEL      hardware | counted | emulated
+#   accel_kind ACCEL      hardware | counted | emulated (accels.conf's kinds)
 #   accel_plan_args ACCEL plan options it defaults to (BENCH_ARGS override)
+#   accel_host_txt ACCEL  the host.txt lines the records give (mkcsv)
 #   flavour_kernel BUILD FLAVOUR   the kernel image a flavour boots
 #   accel_boot ACCEL KERNEL INITRD DISK CMDLINE
 #                         run the guest in the foreground, console on stdout
-# Adding an accelerator means adding one case to each function.
+CONF_DIR=${CONF_DIR:-$(cd "${here:-$(dirname "$0")}/.." && pwd)}
+ACCELS_CONF=${ACCELS_CONF:-$CONF_DIR/accels.conf}
+FLAVOURS_CONF=${FLAVOURS_CONF:-$CONF_DIR/flavours.conf}
+
+# conf_get FILE TYPE NAME KEY: KEY of record "TYPE NAME" (fails if absent).
+conf_get() {
+	awk -v t="$2" -v n="$3" -v k="$4" '
+	/^[^ \t#]/ { rec = ($1 == t && $2 == n); next }
+	rec && $1 == k { $1 = ""; sub(/^ +/, ""); print; found = 1 }
+	END { exit !found }' "$1"
+}
+
+# conf_names FILE TYPE: the names of the records of TYPE, in file order.
+conf_names() {
+	awk -v t="$2" '/^[^ \t#]/ && $1 == t { print $2 }' "$1"
+}
 
 # In order of trust: hardware timing first, emulated timing last.
 # shellcheck disable=SC2034
-ACCELS="kvm uml icount tcg"
+ACCELS=$(conf_names "$ACCELS_CONF" accel | tr '\n' ' ' | sed 's/ $//')
+# shellcheck disable=SC2034
+FLAVOURS=$(conf_names "$FLAVOURS_CONF" flavour | tr '\n' ' ' | sed 's/ $//')
 
-accel_flavour() {
-	case "$1" in
-	kvm | tcg | icount) echo x86_64 ;;
-	uml) echo um ;;
-	*) return 1 ;;
-	esac
-}
+accel_attr() { conf_get "$ACCELS_CONF" accel "$1" "$2"; }
+flavour_attr() { conf_get "$FLAVOURS_CONF" flavour "$1" "$2"; }
+
+accel_flavour() { accel_attr "$1" flavour; }
+accel_unit() { accel_attr "$1" unit; }
+accel_kind() { accel_attr "$1" kind; }
+accel_plan_args() { accel_attr "$1" plan_args || true; }
 
 flavour_kernel() {
-	case "$2" in
-	x86_64) echo "$1/obj-x86_64/arch/x86/boot/bzImage" ;;
-	um) echo "$1/obj-um/linux" ;;
-	*) return 1 ;;
-	esac
+	image=$(flavour_attr "$2" image) || return 1
+	echo "$1/obj-$2/$image"
 }
 
-# icount counts instructions: the same on every sample, 5 are plenty.
-# tcg timings are emulation artefacts: no point in long runs.
-accel_plan_args() {
-	case "$1" in
-	icount) echo "bench.samples=5 bench.sample_us=5000" ;;
-	tcg) echo "bench.samples=7 bench.sample_us=10000" ;;
-	# UML traps every guest syscall through ptrace (~60 us): a seccomp
-	# filter's cost disappears in that, so no seccomp cells there.
-	# Hardware timing: 11 placements of 5 samples per cell (lib.sh,
-	# combine_placements): one placement's median does not repeat; and
-	# each run waits for a quiet machine (quiet_gate).
-	uml) echo "bench.seccomp_calls=0 bench.placements=11 bench.samples=5 bench.gate=1" ;;
-	kvm) echo "bench.placements=11 bench.samples=5 bench.gate=1" ;;
-	*) echo "" ;;
-	esac
+accel_host_txt() {
+	echo "accel=$1"
+	echo "unit=$(accel_unit "$1")"
+	echo "kind=$(accel_kind "$1")"
+	echo "flavour=$(accel_flavour "$1")"
 }
 
-accel_unit() {
-	case "$1" in
-	icount) echo insns ;;
-	*) echo ns ;;
-	esac
-}
-
-accel_kind() {
-	case "$1" in
-	kvm | uml) echo hardware ;;
-	icount) echo counted ;;
-	tcg) echo emulated ;;
-	*) return 1 ;;
-	esac
-}
-
-# accel_pin ACCEL: the host CPU a hardware-timing guest is pinned to
-# (PIN_CPU, default the last one; "none" to not pin), empty if none.
+# accel_pin ACCEL: the host CPU a guest of an accelerator with pin=1 is
+# pinned to (PIN_CPU, default the last one; "none" to not pin), empty if
+# none.
 accel_pin() {
-	[ "$(accel_kind "$1")" = hardware ] || return 0
+	[ "$(accel_attr "$1" pin || true)" = 1 ] || return 0
 	pin=${PIN_CPU:-$(( $(nproc) - 1 ))}
 	[ "$pin" != none ] && command -v taskset > /dev/null && echo "$pin"
 	return 0
@@ -75,6 +70,7 @@ accel_boot() {
 	accel=$1 kernel=$2 initrd=$3 disk=$4 cmdline=$5
 	mem=${GUEST_MEM:-1024}
 	pin=$(accel_pin "$accel")
+	boot=$(accel_attr "$accel" boot) || return 1
 	# Pin this shell, and so the guest it becomes (UML's processes,
 	# QEMU's threads), to one CPU.
 	if [ -n "$pin" ]; then
@@ -82,10 +78,17 @@ accel_boot() {
 			echo "[run] could not pin to cpu $pin" >&2
 		echo "[run] $accel guest pinned to host cpu $pin" >&2
 	fi
-	case "$accel" in
-	kvm) set -- -accel kvm -cpu host ;;
-	tcg) set -- -accel tcg ;;
-	icount) set -- -accel tcg -icount shift=0,align=off,sleep=off ;;
+	case "$boot" in
+	qemu | "qemu "*)
+		qemu=$(flavour_attr "$(accel_flavour "$accel")" qemu) || return 1
+		# The record's arguments are split into words on purpose.
+		# shellcheck disable=SC2086
+		set -- ${boot#qemu}
+		exec "$qemu" "$@" -m "$mem" -smp 1 -no-reboot \
+			-display none -monitor none -serial stdio \
+			-kernel "$kernel" -initrd "$initrd" \
+			-drive "file=$disk,format=raw,if=virtio" \
+			-append "console=ttyS0 $cmdline" < /dev/null ;;
 	uml)
 		# UML keeps guest memory in an unlinked file under TMPDIR.  On
 		# a disk file system (here /tmp is ext4) the host writes its
@@ -102,9 +105,31 @@ accel_boot() {
 			con=null con0=null,fd:1 $cmdline < /dev/null ;;
 	*) return 1 ;;
 	esac
-	exec qemu-system-x86_64 "$@" -m "$mem" -smp 1 -no-reboot \
-		-display none -monitor none -serial stdio \
-		-kernel "$kernel" -initrd "$initrd" \
-		-drive "file=$disk,format=raw,if=virtio" \
-		-append "console=ttyS0 $cmdline" < /dev/null
+}
+
+# accel_auto PROBE: the accelerators ACCEL=auto picks, by each record's
+# auto rule: probe (its needs path writable, then `PROBE ACCEL` succeeds),
+# always, or unless:OTHER (when OTHER was not picked).  Why on stderr.
+accel_auto() {
+	picked=""
+	for a in $ACCELS; do
+		rule=$(accel_attr "$a" auto || echo never)
+		case "$rule" in
+		probe)
+			needs=$(accel_attr "$a" needs || true)
+			if { [ -z "$needs" ] || [ -w "$needs" ]; } && "$1" "$a"; then
+				echo "[bench] $a: probe boot succeeded ($(accel_kind "$a"), $(accel_unit "$a"))" >&2
+				picked="$picked $a"
+			else
+				echo "[bench] $a unusable here (${needs:+no writable $needs, or }a probe boot failed within ${PROBE_TIMEOUT:-30}s)" >&2
+			fi ;;
+		always) picked="$picked $a" ;;
+		unless:*)
+			case " $picked " in
+			*" ${rule#unless:} "*) ;;
+			*) picked="$picked $a" ;;
+			esac ;;
+		esac
+	done
+	echo "${picked# }"
 }

@@ -25,12 +25,17 @@ grep -qx "/obj-*/" "$tree/.git/info/exclude" 2>/dev/null ||
 	echo "/obj-*/" >> "$tree/.git/info/exclude"
 obj=$real
 fragment=$(cd "$(dirname "$fragment")" && pwd)/$(basename "$fragment")
-cc="gcc"
-command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
+# CROSS_COMPILE: the flavour's toolchain prefix (bench/flavours.conf).
+cross=${CROSS_COMPILE:-}
+cc="${cross}gcc" hostcc="gcc"
+if command -v ccache >/dev/null 2>&1; then
+	cc="ccache $cc" hostcc="ccache gcc"
+fi
 base=${KCONFIG_BASE:-tinyconfig}
 
 kmake() {
-	make -s -C "$tree" O="$obj" ARCH="$arch" CC="$cc" HOSTCC="$cc" "$@"
+	make -s -C "$tree" O="$obj" ARCH="$arch" CC="$cc" HOSTCC="$hostcc" \
+		${cross:+CROSS_COMPILE="$cross"} "$@"
 }
 
 # Regenerate the configuration only when the fragment or the base changed.

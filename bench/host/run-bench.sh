@@ -3,9 +3,10 @@
 # plan, and turn what came back into results/<run-id>/{results.csv,table.txt}.
 #
 # usage: run-bench.sh TOP BUILD
-# env:   ACCEL=auto | a list from accels.sh, e.g. "uml icount" (default auto:
-#        kvm and uml when a probe boot of each succeeds within PROBE_TIMEOUT
-#        seconds, plus icount, plus tcg when kvm is unusable)
+# env:   ACCEL=auto | a list of bench/accels.conf's, e.g. "uml icount" (default
+#        auto: each accelerator's auto rule there; today kvm and uml when a
+#        probe boot succeeds within PROBE_TIMEOUT seconds, plus icount, plus
+#        tcg when kvm is unusable)
 #        BENCH_ARGS="bench.samples=21 bench.sample_us=20000 ..." (to the plan)
 set -eu
 
@@ -26,20 +27,7 @@ probe() {
 }
 
 if [ "$accel" = auto ]; then
-	accel=""
-	if [ -w /dev/kvm ] && probe kvm; then
-		echo "[bench] KVM probe boot succeeded: kvm gives hardware timings"
-		accel="kvm"
-	else
-		echo "[bench] KVM unusable here (no /dev/kvm, or a probe boot failed within ${PROBE_TIMEOUT:-30}s)"
-	fi
-	if probe uml; then
-		accel="$accel uml"
-	else
-		echo "[bench] User-mode Linux failed to boot a probe guest: no uml table"
-	fi
-	accel="$accel icount"
-	case " $accel " in *" kvm "*) ;; *) accel="$accel tcg" ;; esac
+	accel=$(accel_auto probe)
 	echo "[bench] accelerators: $accel"
 fi
 
@@ -64,14 +52,11 @@ run_plan() {
 	f=$(accel_flavour "$2")
 	mkdir -p "$1/$2"
 	{
-		echo "accel=$2"
-		echo "unit=$(accel_unit "$2")"
-		echo "kind=$(accel_kind "$2")"
-		echo "flavour=$f"
+		accel_host_txt "$2"
 		echo "config_hash=$(sha1sum < "$build/obj-$f/.config" | cut -c1-12)"
 		echo "pinned_cpu=$(accel_pin "$2")"
 		# UML runs on the host CPU but its /proc/cpuinfo does not say which.
-		if [ "$f" = um ]; then
+		if [ "$(flavour_attr "$f" host_cpu || true)" = 1 ]; then
 			echo "cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) (host)"
 		fi
 	} > "$1/$2/host.txt"
@@ -83,11 +68,11 @@ run_plan() {
 	host_control "$1/$2" "$2" after
 }
 
-# host_control DIR ACCEL LABEL: for a hardware-timing guest, time the
+# host_control DIR ACCEL LABEL: for a pinned guest (pin=1, hardware timing), time the
 # native control loop (bench/host/control.c) on the CPU the guest runs on,
 # so the tables can show how steady the host itself was around the boot.
 host_control() {
-	[ "$(accel_kind "$2")" = hardware ] || return 0
+	[ "$(accel_attr "$2" pin || true)" = 1 ] || return 0
 	pin=$(accel_pin "$2")
 	if [ -n "$pin" ]; then
 		taskset -c "$pin" "$build/tools/control" "$3" >> "$1/control.txt"

@@ -61,7 +61,7 @@ if [ "$(cat "$rc")" != 0 ]; then
 	exit 1
 fi
 echo "PASS: build: kernel, module and initramfs" | tee -a "$log"
-for f in x86_64 um; do
+for f in $FLAVOURS; do
 	t "build: bench module for $f is W=1 warning-free" \
 		sh -c "make -s -C '$build/obj-$f' ARCH=$f M='$build/module-$f' W=1 clean modules 2>&1 | tee /dev/stderr | (! grep -q 'warning:')"
 done
@@ -103,7 +103,7 @@ for i in 1 2; do
 	rm -rf "$d"
 	mkdir -p "$d/icount"
 	printf 'run_id=check-%s\nkernel=6.1\ndebian_version=check\nconfig_hash=check\nseries_hash=check\n' "$i" > "$d/run.txt"
-	printf 'accel=icount\nunit=insns\nkind=counted\n' > "$d/icount/host.txt"
+	accel_host_txt icount > "$d/icount/host.txt"
 	t "icount: bench plan run $i" env TIMEOUT=900 "$here/run-guest.sh" icount bench "$d/icount" \
 		"$(kernel_of icount)" "$(initrd_of icount)" bench.samples=3 bench.sample_us=2000 \
 		bench.skbs=1,10000 bench.perf=0 bench.seccomp_calls=20000 bench.seccomp_runs=3
