@@ -2,6 +2,7 @@
 #
 #   make bench    build everything, boot the guest(s), print the ns/call tables
 #   make check    host tests and in-guest tests; ends with "N passed, N failed"
+#   make tables RUN=results/<id>   re-make a saved run's tables, plots, cover
 #
 # Pipeline: filters/ -> kernel-patches/ -> bench/ (module, guest, host
 # runner) -> results/ -> plots/.  Everything built lives in build/.
@@ -39,7 +40,7 @@ export ACCEL BENCH_ARGS REPEAT
 export CCACHE_BASEDIR := $(TOP)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: all bench check deps-bench deps-check tree kernel module tools filters \
+.PHONY: all bench tables check deps-bench deps-check tree kernel module tools filters \
 	initramfs export-patches reset-tree clean plots cover-letter \
 	$(foreach f,$(FLAVOURS),kernel-$(f) module-$(f) initramfs-$(f))
 
@@ -123,7 +124,13 @@ $(BUILD)/perf.cpio.gz: bench/host/mkperfcpio.sh | kernel-x86_64
 
 bench: initramfs
 	@$(TOP)/bench/host/run-bench.sh $(TOP) $(BUILD)
-	@$(TOP)/plots/render.sh $(TOP)/results/latest
+
+# make tables RUN=results/<id>: results.csv, table.txt, plots/ and a cover
+# letter (RUN/cover-letter.patch, when the patched tree exists) re-made
+# from a saved run's raw guest output, booting nothing (results/mktables.sh,
+# the stage make bench ends with).
+tables: tools
+	@$(TOP)/results/mktables.sh $(RUN) $(TOOLS) $(TREE) $(RUN)/cover-letter.patch
 
 plots: tools
 	@$(TOP)/plots/render.sh $(RUN)

@@ -162,3 +162,33 @@ echo "tag=bench engine=new median" >> "$run/tcg/cells.txt"
 expect "mkcsv rejects a malformed cell line" sh -c "! '$tools/mkcsv' '$run' > /dev/null 2>&1"
 rm "$run/run.txt"
 expect "mkcsv rejects a run without run.txt" sh -c "! '$tools/mkcsv' '$run' > /dev/null 2>&1"
+
+# The tables stage on the saved fixture runs (results/fixtures/*/: raw
+# guest output and the expected results): results.csv, table.txt,
+# spread.txt and the plot data are re-made byte for byte.
+for fx in "$(dirname "$0")"/fixtures/*/; do
+	name=$(basename "$fx")
+	rm -rf "$tmp/fx"
+	cp -R "$fx" "$tmp/fx"
+	rm -f "$tmp/fx/results.csv" "$tmp/fx/table.txt" "$tmp/fx/spread.txt"
+	plots=0
+	[ -d "$fx/expected-plots" ] && command -v gnuplot > /dev/null && plots=1
+	if PLOTS=$plots "$(dirname "$0")/mktables.sh" "$tmp/fx" "$tools" > "$tmp/fx.out" 2>&1; then
+		pass "tables: the stage takes fixture $name"
+	else
+		fail "tables: the stage takes fixture $name: $(tail -n 3 "$tmp/fx.out")"
+	fi
+	for f in results.csv table.txt spread.txt; do
+		[ -f "$fx/$f" ] || continue
+		expect "tables: fixture $name: $f re-made byte for byte" cmp "$fx/$f" "$tmp/fx/$f"
+	done
+	if [ "$plots" = 1 ]; then
+		bad=0
+		for f in "$fx"/expected-plots/*; do
+			cmp -s "$f" "$tmp/fx/plots/$(basename "$f")" || bad=$((bad + 1))
+		done
+		expect "tables: fixture $name: plot data and parameters re-made byte for byte ($bad differ)" test "$bad" = 0
+	fi
+done
+expect "tables: the stage refuses a directory that is not a run" \
+	sh -c "! '$(dirname "$0")/mktables.sh' '$tmp/nothing' '$tools' 2>/dev/null"

@@ -89,13 +89,9 @@ done
 for a in $accel; do
 	run_plan "$dir" "$a"
 done
-"$build/tools/mkcsv" "$dir" > "$dir/results.csv"
-"$build/tools/mktable" "$dir/results.csv" > "$dir/table.txt"
-
-# REPEAT=n: n-1 more boots of every accelerator; then each cell's median
-# over all n boots and their spread, (max - min) / min (run-to-run spread).
+# REPEAT=n: n-1 more boots of every accelerator, into repeat-2.. (the
+# tables stage shows each cell's spread over the n boots).
 i=2
-runs="$dir/results.csv"
 while [ "$i" -le "$repeat" ]; do
 	rep=$dir/repeat-$i
 	mkdir -p "$rep"
@@ -104,30 +100,12 @@ while [ "$i" -le "$repeat" ]; do
 		echo "[bench] repeat $i/$repeat: $a"
 		run_plan "$rep" "$a"
 	done
-	"$build/tools/mkcsv" "$rep" > "$rep/results.csv"
-	runs="$runs $rep/results.csv"
 	i=$((i + 1))
 done
-if [ "$repeat" -gt 1 ]; then
-	limit=${SPREAD_LIMIT:-5}
-	{
-		echo "== median per cell in each of the $repeat boots (first = results.csv), spread = (max - min) / min"
-		# shellcheck disable=SC2086
-		"$build/tools/cmpruns" $runs "$limit" || true
-	} > "$dir/spread.txt"
-	{
-		echo "run-to-run spread of the medians over $repeat boots (results/$run_id/spread.txt):"
-		tail -n 1 "$dir/spread.txt"
-		grep -- '> limit' "$dir/spread.txt" | grep -v '/control/' | sed 's/^/  /' || true
-		if grep -q '/control/' "$dir/spread.txt"; then
-			echo "the host's native control loop over the same boots (machine noise, not the guest's):"
-			grep '/control/' "$dir/spread.txt" | sed 's/^/  /'
-		fi
-		echo
-	} >> "$dir/table.txt"
-fi
+# The tables stage, the same one `make tables RUN=results/<id>` runs.
+"$top/results/mktables.sh" "$dir" "$build/tools"
 
 ln -sfn "$run_id" "$top/results/latest"
-echo "[bench] results in results/$run_id (results.csv, table.txt)"
+echo "[bench] results in results/$run_id (results.csv, table.txt, plots/)"
 echo
 cat "$dir/table.txt"

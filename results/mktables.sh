@@ -1,0 +1,69 @@
+#!/bin/sh
+# The tables stage: a run's raw guest output (run.txt, <accel>/host.txt,
+# meta.txt, cells.txt, control.txt, test_bpf.txt, perf/, and repeat-N/ of
+# REPEAT boots) -> results.csv, table.txt, spread.txt, plots/ and the cover
+# letter.  Boots nothing: `make bench` runs it after its boots, `make
+# tables RUN=results/<id>` on a saved run, and results/tests.sh on the
+# fixture runs of results/fixtures/.
+#
+# usage: mktables.sh RUN_DIR TOOLS_DIR [TREE_DIR COVER.patch]
+# env:   PLOTS=0 to skip the plots (default: drawn when gnuplot is there)
+#        SPREAD_LIMIT  percent, for the REPEAT spread (default 5)
+set -eu
+
+[ $# = 2 ] || [ $# = 4 ] || {
+	echo "usage: mktables.sh RUN_DIR TOOLS_DIR [TREE_DIR COVER.patch]" >&2
+	exit 2
+}
+run=$1 tools=$2 tree=${3:-} cover=${4:-}
+here=$(cd "$(dirname "$0")" && pwd)
+[ -f "$run/run.txt" ] || { echo "mktables.sh: no $run/run.txt (not a run directory)" >&2; exit 1; }
+
+"$tools/mkcsv" "$run" > "$run/results.csv"
+"$tools/mktable" "$run/results.csv" > "$run/table.txt"
+
+# REPEAT=n: each cell's median over the n boots and their spread,
+# (max - min) / min (run-to-run spread), below the tables.
+runs="$run/results.csv"
+n=1
+for rep in $(find "$run" -maxdepth 1 -type d -name 'repeat-[0-9]*' | sort -t- -k2 -n); do
+	"$tools/mkcsv" "$rep" > "$rep/results.csv"
+	runs="$runs $rep/results.csv"
+	n=$((n + 1))
+done
+if [ "$n" -gt 1 ]; then
+	limit=${SPREAD_LIMIT:-5}
+	{
+		echo "== median per cell in each of the $n boots (first = results.csv), spread = (max - min) / min"
+		# shellcheck disable=SC2086
+		"$tools/cmpruns" $runs "$limit" || true
+	} > "$run/spread.txt"
+	{
+		echo "run-to-run spread of the medians over $n boots (results/$(sed -n 's/^run_id=//p' "$run/run.txt")/spread.txt):"
+		tail -n 1 "$run/spread.txt"
+		grep -- '> limit' "$run/spread.txt" | grep -v '/control/' | sed 's/^/  /' || true
+		if grep -q '/control/' "$run/spread.txt"; then
+			echo "the host's native control loop over the same boots (machine noise, not the guest's):"
+			grep '/control/' "$run/spread.txt" | sed 's/^/  /'
+		fi
+		echo
+	} >> "$run/table.txt"
+fi
+
+if [ "${PLOTS:-1}" != 0 ]; then
+	if command -v gnuplot > /dev/null; then
+		CSV2DAT=$tools/csv2dat "$(dirname "$here")/plots/render.sh" "$run"
+	else
+		echo "[tables] no gnuplot: no plots (apt-get install gnuplot-nox)" >&2
+	fi
+fi
+
+if [ -n "$tree" ]; then
+	if git -C "$tree" rev-parse -q --verify pristine > /dev/null 2>&1; then
+		"$tools/mkcover" "$run" "$tree" "$cover"
+		echo "[tables] cover letter: $cover"
+	else
+		echo "[tables] no patched tree in $tree (make tree): no cover letter" >&2
+	fi
+fi
+echo "[tables] $run: results.csv, table.txt$( [ "$n" -gt 1 ] && echo ", spread.txt")"
