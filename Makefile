@@ -75,13 +75,13 @@ $(TOOLS)/knob: bench/guest/knob.c
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -static -o $@ $<
 
-$(TOOLS)/mkcsv: results/mkcsv.c
+$(TOOLS)/mkcsv: results/mkcsv.c results/stats.c results/stats.h
 	@mkdir -p $(TOOLS)
-	$(CC) $(HOSTCFLAGS) -o $@ $<
+	$(CC) $(HOSTCFLAGS) -o $@ $< results/stats.c -lm
 
 # The host tools share the CSV reader, the registries and the statistics.
-HOSTLIB := results/csv.c results/registry.c
-HOSTHDR := results/csv.h results/registry.h
+HOSTLIB := results/csv.c results/registry.c results/stats.c
+HOSTHDR := results/csv.h results/registry.h results/stats.h
 REGFLAGS := -DREG_DIR='"$(TOP)/bench"'
 
 $(TOOLS)/%: results/%.c $(HOSTLIB) $(HOSTHDR)
@@ -96,9 +96,9 @@ $(TOOLS)/seccomp-bench: bench/guest/seccomp-bench.c
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -static -o $@ $<
 
-$(TOOLS)/control: bench/host/control.c
+$(TOOLS)/control: bench/host/control.c results/stats.c results/stats.h
 	@mkdir -p $(TOOLS)
-	$(CC) $(HOSTCFLAGS) -o $@ $< -lm
+	$(CC) $(HOSTCFLAGS) -o $@ $< results/stats.c -lm
 
 $(TOOLS)/bpfdiff: bench/guest/bpfdiff.c results/registry.c results/registry.h
 	@mkdir -p $(TOOLS)

@@ -255,7 +255,7 @@ static void machine(const struct accel *a, char *buf, size_t len)
 		snprintf(buf, len, "guest cpu: %s; kernel %s; median over %s placements of %d samples x %s calls",
 			 get(a->any, "cpu"), get(a->any, "kernel"),
 			 get(a->any, "placements"),
-			 atoi(get(a->any, "samples")) / atoi(get(a->any, "placements")),
+			 atoi(get(a->any, "samples")),
 			 get(a->any, "calls_per_sample"));
 	else
 		snprintf(buf, len, "guest cpu: %s; kernel %s; median of %s samples x %s calls",
@@ -733,7 +733,8 @@ static void seccomp_bars(const struct accel *a)
 		 get(a->any, "cpu"), get(a->any, "kernel"));
 	snprintf(t, sizeof(t), "seccomp: %s per syscall(199, 100), %s\n%s\n"
 		 "median of %s runs x %s calls, whiskers = min..mean+1 stddev of the runs",
-		 a->unit, d, m, none ? get(none, "samples") : "?",
+		 a->unit, d, m, !none ? "?" : has_col("placements") && *get(none, "placements") ?
+		 get(none, "placements") : get(none, "samples"),
 		 none ? get(none, "calls_per_sample") : "?");
 	gp_assign(gp, "ttl", t);
 	snprintf(d, sizeof(d), "%s per syscall, accel=%s%s", a->unit, a->name,

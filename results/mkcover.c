@@ -366,12 +366,50 @@ static void perf_top(const char *path)
 /*
  * The cells whose profile the letter summarises, per engine: fprog #2 on
  * one skb (the 2014 commit's biggest gap) and the large seccomp filter.
- * The guest names each report <tag>-<engine>-<filter>-<packet>-skbs<N>.
+ * The guest names each report after the id of the cell's result line;
+ * a run without ids, or without the cell's row, after what ids are:
+ * <tag>-<engine>-<filter>-<packet>-skbs<N>.
  */
-static const char *const perf_cells[] = {
-	"bench-%s-fprog2-tcp22-payload-skbs1",
-	"seccomp-%s-large-nr199-skbs1",
+static const struct {
+	const char *tag, *filter, *packet, *skbs;
+} perf_cells[] = {
+	{ "bench", "fprog2", "tcp22-payload", "1" },
+	{ "seccomp", "large", "nr199", "1" },
 };
+
+static int has_column(const char *name)
+{
+	int i;
+
+	for (i = 0; i < csv.ncols; i++)
+		if (!strcmp(csv.colname[i], name))
+			return 1;
+	return 0;
+}
+
+/* The id of cell  of  on . */
+static void cell_id(char *buf, size_t n, const char *accel, size_t c,
+		    const char *engine)
+{
+	int i;
+
+	for (i = 0; has_column("id") && i < csv.nrows; i++) {
+		const struct csv_row *r = &csv.rows[i];
+
+		if (!strcmp(csv_get(&csv, r, "accel"), accel) &&
+		    !strcmp(csv_get(&csv, r, "tag"), perf_cells[c].tag) &&
+		    !strcmp(csv_get(&csv, r, "engine"), engine) &&
+		    !strcmp(csv_get(&csv, r, "filter"), perf_cells[c].filter) &&
+		    !strcmp(csv_get(&csv, r, "packet"), perf_cells[c].packet) &&
+		    !strcmp(csv_get(&csv, r, "skbs"), perf_cells[c].skbs) &&
+		    *csv_get(&csv, r, "id")) {
+			snprintf(buf, n, "%s", csv_get(&csv, r, "id"));
+			return;
+		}
+	}
+	snprintf(buf, n, "%s-%s-%s-%s-skbs%s", perf_cells[c].tag, engine,
+		 perf_cells[c].filter, perf_cells[c].packet, perf_cells[c].skbs);
+}
 
 /* Reports in the order of bench/engines.conf, then other engines of the run. */
 static const char *perf_engines[REG_MAX];
@@ -407,7 +445,7 @@ static void perf(const char *run)
 	for (a = 0; a < naccels; a++) {
 		for (c = 0; c < sizeof(perf_cells) / sizeof(perf_cells[0]); c++) {
 			for (e = 0; e < nperf_engines; e++) {
-				snprintf(cell, sizeof(cell), perf_cells[c], perf_engines[e]);
+				cell_id(cell, sizeof(cell), accels[a], c, perf_engines[e]);
 				snprintf(path, sizeof(path), "%s/%s/perf/%s.report",
 					 run, accels[a], cell);
 				if (access(path, R_OK))

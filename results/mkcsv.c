@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats.h"
+
 #define MAX_KV 64
 
 struct kv {
@@ -242,7 +244,8 @@ static void print_rows(const struct kv *run)
 
 /*
  * The guest ran each timed cell under `perf stat -x,`, into
- * <accel>/perf/<tag>-<engine>-<filter>-<packet>-skbs<N>.stat: lines of
+ * <accel>/perf/<id>.stat, the id of its result line (in runs without one,
+ * <tag>-<engine>-<filter>-<packet>-skbs<N>, what ids are): lines of
  * "value,unit,event,...".  A counter the CPU does not have reads
  * "<not supported>"; keep that wording rather than a zero.
  */
@@ -255,10 +258,13 @@ static void read_perf_stat(const char *dir, struct kv *cell)
 	size_t i;
 	FILE *f;
 
-	if (!tag || !engine || !filter || !packet || !skbs)
+	if (kv_get(cell, "id"))
+		snprintf(path, sizeof(path), "%s/perf/%s.stat", dir, kv_get(cell, "id"));
+	else if (tag && engine && filter && packet && skbs)	/* runs before ids */
+		snprintf(path, sizeof(path), "%s/perf/%s-%s-%s-%s-skbs%s.stat", dir,
+			 tag, engine, filter, packet, skbs);
+	else
 		return;
-	snprintf(path, sizeof(path), "%s/perf/%s-%s-%s-%s-skbs%s.stat", dir,
-		 tag, engine, filter, packet, skbs);
 	f = fopen(path, "r");
 	if (!f)
 		return;
@@ -289,6 +295,127 @@ static void read_perf_stat(const char *dir, struct kv *cell)
 	fclose(f);
 }
 
+/*
+ * Placements: with bench.placements=R the guest runs a cell R times (each
+ * a new placement of skbs, program and stack, bench/guest/lib.sh) and
+ * writes one line per run, with placement=1..R and placements=R.  They
+ * become one row: the median of the R medians with its 95% CI over them
+ * (the placement is the random part; the module's rule, results/stats.c),
+ * min the smallest sample, mean the mean of the means, stddev that of the
+ * medians, samples those of one placement, gate_waits the sum; every other
+ * key as the first placement has it.  The same for seccomp cells, one line
+ * per timed run.
+ */
+#define MAX_PLACEMENTS	256
+
+static struct kv group[MAX_PLACEMENTS];
+static int ngroup;
+
+static const char *const cell_keys[] = { "tag", "engine", "filter", "packet", "skbs" };
+
+static int same_cell(const struct kv *a, const struct kv *b)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(cell_keys) / sizeof(cell_keys[0]); i++) {
+		const char *x = kv_get(a, cell_keys[i]), *y = kv_get(b, cell_keys[i]);
+
+		if (!x != !y || (x && strcmp(x, y)))
+			return 0;
+	}
+	return 1;
+}
+
+static void set_num(struct kv *kv, const char *key, double v)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.3f", v);
+	kv_set(kv, key, buf);
+}
+
+static void kv_del(struct kv *kv, const char *key)
+{
+	int i;
+
+	for (i = 0; i < kv->n; i++)
+		if (!strcmp(kv->key[i], key))
+			break;
+	if (i == kv->n)
+		return;
+	for (kv->n--; i < kv->n; i++) {
+		memcpy(kv->key[i], kv->key[i + 1], sizeof(kv->key[0]));
+		memcpy(kv->val[i], kv->val[i + 1], sizeof(kv->val[0]));
+	}
+}
+
+static void combine(struct kv *out)
+{
+	double med[MAX_PLACEMENTS], mean[MAX_PLACEMENTS], m, lo, hi, level;
+	double mn = atof(kv_get(&group[0], "min"));
+	long waits = 0;
+	int i, have_waits = 0;
+	char buf[32];
+
+	*out = group[0];
+	for (i = 0; i < ngroup; i++) {
+		const char *w = kv_get(&group[i], "gate_waits");
+
+		med[i] = atof(kv_get(&group[i], "median"));
+		mean[i] = atof(kv_get(&group[i], "mean") ? kv_get(&group[i], "mean") :
+			       kv_get(&group[i], "median"));
+		if (atof(kv_get(&group[i], "min")) < mn)
+			mn = atof(kv_get(&group[i], "min"));
+		if (w) {
+			waits += atol(w);
+			have_waits = 1;
+		}
+	}
+	kv_del(out, "placement");
+	kv_del(out, "ci_lo");
+	kv_del(out, "ci_hi");
+	kv_del(out, "ci_level");
+	set_num(out, "min", mn);
+	set_num(out, "mean", stats_mean(mean, ngroup));
+	set_num(out, "stddev", stats_stddev(med, ngroup));
+	if (stats_median_ci(med, ngroup, &m, &lo, &hi, &level)) {
+		set_num(out, "ci_lo", lo);
+		set_num(out, "ci_hi", hi);
+		snprintf(buf, sizeof(buf), "%.1f", level);
+		kv_set(out, "ci_level", buf);
+	}
+	set_num(out, "median", m);
+	snprintf(buf, sizeof(buf), "%d", ngroup);
+	kv_set(out, "placements", buf);
+	if (have_waits) {
+		snprintf(buf, sizeof(buf), "%ld", waits);
+		kv_set(out, "gate_waits", buf);
+	}
+}
+
+/* One line of a placement group; 1 when the group is complete in @out. */
+static int add_placement(const struct kv *cell, struct kv *out,
+			 const char *path, int lineno)
+{
+	int k = atoi(kv_get(cell, "placement")), r;
+	const char *rs = kv_get(cell, "placements");
+
+	r = rs ? atoi(rs) : 0;
+	if (r < 1 || r > MAX_PLACEMENTS || k != ngroup + 1 || k > r ||
+	    (ngroup && !same_cell(cell, &group[0]))) {
+		fprintf(stderr, "mkcsv: %s:%d: placement %d of %d out of order\n",
+			path, lineno, k, r);
+		ngroup = 0;
+		return -1;
+	}
+	group[ngroup++] = *cell;
+	if (ngroup < r)
+		return 0;
+	combine(out);
+	ngroup = 0;
+	return 1;
+}
+
 /* DIR/NAME: result lines, the guest's cells.txt or the host's control.txt. */
 static int emit_cells(const char *dir, const char *name, const struct kv *acc,
 		      const struct kv *run)
@@ -314,10 +441,31 @@ static int emit_cells(const char *dir, const char *name, const struct kv *acc,
 			bad = 1;
 			continue;
 		}
+		if (ngroup && !kv_get(&cell, "placement")) {
+			fprintf(stderr, "mkcsv: %s:%d: placements of a cell missing\n",
+				path, lineno);
+			ngroup = 0;
+			bad = 1;
+		}
+		if (kv_get(&cell, "placement")) {
+			struct kv one;
+			int done = add_placement(&cell, &one, path, lineno);
+
+			if (done < 0)
+				bad = 1;
+			if (done <= 0)
+				continue;
+			cell = one;
+		}
 		read_perf_stat(dir, &cell);
 		put_row(&cell, acc, run);
 	}
 	fclose(f);
+	if (ngroup) {
+		fprintf(stderr, "mkcsv: %s: the last cell lacks placements\n", path);
+		ngroup = 0;
+		bad = 1;
+	}
 	return bad;
 }
 

@@ -288,7 +288,7 @@ static void table(const char *accel, const char *what)
 		printf("unit: %s per call, median over %s placements (runs with fresh skbs,\n"
 		       "program and stack) of %d samples each; smaller is better\n",
 		       get(any, "unit"), get(any, "placements"),
-		       atoi(get(any, "samples")) / atoi(get(any, "placements")));
+		       atoi(get(any, "samples")));
 	else
 		printf("unit: %s per call, median of %s samples; smaller is better\n",
 		       get(any, "unit"), get(any, "samples"));

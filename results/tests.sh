@@ -127,8 +127,40 @@ done
 mv "$run/tcg/cells.txt" "$tmp/eng/tcg/cells.txt"
 cp "$tmp/eng/tcg/cells.txt" "$run/tcg/cells.txt"
 sed -i '/engine=\(oldjit\|zzz\) /d' "$run/tcg/cells.txt"
+# shellcheck disable=SC2129
 echo "tag=bench filter=fprog2 packet=tcp22-payload engine=jit skbs=10000 samples=21 calls_per_sample=4096 min=9 median=9 mean=9 stddev=0 verdict=262144 jited=1 insns=30 image_bytes=512 clock=tsc image_start=0xffffffffa0007000 image_end=0xffffffffa0007200 vm_insns=0 future_key=7" >> "$tmp/eng/tcg/cells.txt"
+# Placements: one line per run from the guest, combined here (stats.c).
+for k in 1 2 3 4 5 6 7 8 9 10 11; do
+	echo "id=bench-new-fprog2-tcp22-payload-skbs100 tag=bench filter=fprog2 packet=tcp22-payload placement=$k placements=11 engine=new skbs=100 samples=5 calls_per_sample=4096 min=$((k + 100)).5 median=$((k + 110)) mean=$((k + 120)) stddev=1 ci_lo=1 ci_hi=2 ci_level=97.3 verdict=262144 jited=0 insns=30 image_bytes=0 clock=tsc gate_waits=$((k % 2))"
+done >> "$tmp/eng/tcg/cells.txt"
+for k in 1 2 3; do
+	echo "id=seccomp-new-large-nr199-skbs1 tag=seccomp filter=large packet=nr199 engine=new skbs=1 placement=$k placements=3 samples=1 calls_per_sample=20000 min=$k.25 median=$k.25 mean=$k.25 stddev=0 verdict=ALLOW jited=0 insns=0 image_bytes=0 clock=monotonic"
+done >> "$tmp/eng/tcg/cells.txt"
+mkdir -p "$tmp/eng/tcg/perf"
+echo "99.5,msec,task-clock,99500000,100.00,0.999,CPUs utilized" > "$tmp/eng/tcg/perf/seccomp-new-large-nr199-skbs1.stat"
 "$tools/mkcsv" "$tmp/eng" > "$tmp/eng/results.csv" 2> "$tmp/err" || true
+# val ACCEL TAG ENGINE FILTER SKBS COLUMN: a field of a row (quoted fields
+# blanked, none of them is asked for).
+val() {
+	sed 's/"[^"]*"//g' "$tmp/eng/results.csv" | awk -F, -v a="$1" -v t="$2" -v e="$3" \
+		-v f="$4" -v s="$5" -v c="$6" '
+	NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+	$k["accel"] == a && $k["tag"] == t && $k["engine"] == e && $k["filter"] == f &&
+	    $k["skbs"] == s { print $k[c] }'
+}
+p11() { for c in "$@"; do printf '%s ' "$(val tcg bench new fprog2 100 "$c")"; done; }
+expect "placements: 11 lines make one row, samples those of one placement" \
+	test "$(p11 samples placements)" = "5 11 "
+expect "placements: median of the medians, min of the mins, mean of the means, waits summed" \
+	test "$(p11 median min mean gate_waits)" = "116.000 101.500 126.000 6 "
+expect "placements: the median's 95% CI over 11 placements is ranks 2 and 10 (98.8%)" \
+	test "$(p11 ci_lo ci_hi ci_level)" = "112.000 120.000 98.8 "
+expect "placements: 3 seccomp runs: the median, no CI, the perf stat of the cell's id" \
+	test "$(for c in median ci_lo placements task_clock_ms; do printf '%s/' "$(val tcg seccomp new large 1 "$c")"; done)" = "2.250//3/99.5/"
+cp -R "$tmp/eng" "$tmp/short"
+grep -v 'placement=11 ' "$tmp/eng/tcg/cells.txt" > "$tmp/short/tcg/cells.txt"
+expect "placements: a cell with a placement missing is refused" \
+	sh -c "! '$tools/mkcsv' '$tmp/short' > /dev/null 2>&1"
 expect "mkcsv keeps every key it is not told about, as columns after the known ones" \
 	sh -c "head -n 1 '$tmp/eng/results.csv' | grep -q ',gate_waits,clock,image_start,image_end,vm_insns,future_key\(,\|$\)' && grep -q ',tsc,0xffffffffa0007000,0xffffffffa0007200,0,7\(,\|$\)' '$tmp/eng/results.csv'"
 "$tools/mktable" "$tmp/eng/results.csv" > "$tmp/eng/table.txt" 2>> "$tmp/err" || true

@@ -130,45 +130,52 @@ fold_jit_samples() {
 	}'
 }
 
-# run_cell ENGINE FILTER PACKET SKBS [TAG]: run one cell and print the
-# result line prefixed with what was measured.  With BENCH_PLACEMENTS=R > 1
-# the cell is run R times (R placements, see combine_placements) and the
-# line combines them; perf covers the first.  With BENCH_GATE=1 each run
-# waits for a quiet machine first (quiet_gate).
+# run_cell ENGINE FILTER PACKET SKBS [TAG]: run one cell and print its
+# result line, prefixed with the cell's id (<tag>-<engine>-<filter>-
+# <packet>-skbs<N>: the name of its perf files) and what was measured.
+# With BENCH_PLACEMENTS=R > 1 the cell is run R times, R placements, one
+# line each (placement=K placements=R), which mkcsv combines on the host
+# (results/mkcsv.c); perf covers the first.  With BENCH_GATE=1 each run
+# waits for a quiet machine first (quiet_gate) and its line says how long.
+# Each run of a cell is a new placement: new skbs, a new program, a new
+# process and kernel stack (the knob tool), so new cache-set and 4K-alias
+# relations between them, and a different moment of the host.  On hardware
+# that can move a cell's median by far more than its within-run CI (UML
+# here: 24 vs 32 ns for the same cell in one boot), so a single run per
+# cell does not repeat across boots.
 run_cell() {
 	engine=$1 filter=$2 packet=$3 skbs=$4 tag=${5:-bench}
+	id=$tag-$engine-$filter-$packet-skbs$skbs
 	expect=$(expected_verdict "$filter" "$packet") ||
 		{ say "no verdict for $filter/$packet"; return 1; }
-	rm -f /tmp/result.timed /tmp/placements
-	gate_waits=0
+	rm -f /tmp/result.timed
 	set_knob_file prog "$FILTERS/$filter.dd" &&
 	set_knob_file packet "$FILTERS/packets/$packet.hex" &&
 	set_knob expect "$expect" || return 1
+	placements=${BENCH_PLACEMENTS:-1}
 	placement=0
-	while [ "$placement" -lt "${BENCH_PLACEMENTS:-1}" ]; do
+	while [ "$placement" -lt "$placements" ]; do
+		gate_waits=0
 		quiet_gate || return 1
 		set_knob engine "$engine" && set_knob skbs "$skbs" || return 1
 		if [ "$placement" = 0 ]; then
-			timed_run "$tag-$engine-$filter-$packet-skbs$skbs" || return 1
+			timed_run "$id" || return 1
 		else
 			set_knob run 1 || return 1
 		fi
+		placement=$((placement + 1))
+		prefix="id=$id tag=$tag filter=$filter packet=$packet"
+		[ "$placements" = 1 ] || prefix="$prefix placement=$placement placements=$placements"
+		gate=
+		[ "${BENCH_GATE:-0}" = 1 ] && gate=" gate_waits=$gate_waits"
 		# timed_run under perf keeps the perf stat run's result
 		if [ -f /tmp/result.timed ]; then
-			cat /tmp/result.timed
+			echo "$prefix $(cat /tmp/result.timed)$gate"
 		else
-			cat "$KNOBS/result"
-		fi >> /tmp/placements
+			echo "$prefix $(cat "$KNOBS/result")$gate"
+		fi
 		rm -f /tmp/result.timed
-		placement=$((placement + 1))
 	done
-	gate=
-	[ "${BENCH_GATE:-0}" = 1 ] && gate=" gate_waits=$gate_waits"
-	if [ "$placement" = 1 ]; then
-		echo "tag=$tag filter=$filter packet=$packet $(cat /tmp/placements)$gate"
-	else
-		echo "tag=$tag filter=$filter packet=$packet $(combine_placements < /tmp/placements)$gate"
-	fi
 }
 
 # quiet_gate: with BENCH_GATE=1 (hardware timing), wait until the machine
@@ -236,74 +243,6 @@ gate_calibrate() {
 		[ "$i" = 5 ] || sleep 1
 	done
 	say "gate: quiet loop-only reference $(cat /tmp/gate.best) ns"
-}
-
-# combine_placements: result lines of R runs of one cell -> one line.
-# Each run of a cell is a new placement: new skbs, a new program, a new
-# process and kernel stack (the knob tool), so new cache-set and 4K-alias
-# relations between them, and a different moment of the host.  On hardware
-# that can move a cell's median by far more than its within-run CI (UML
-# here: 24 vs 32 ns for the same cell in one boot), so a single run per
-# cell does not repeat across boots.  The
-# combined line's median is the median of the R medians, its 95% CI the
-# order-statistics interval over those R medians (the placement is the
-# random part; same rule as the module's, exact binomial), min the
-# smallest sample, mean the mean of the means, stddev that of the medians.
-combine_placements() {
-	awk '
-	# largest l with P(Bin(n, 1/2) <= l-1) <= 2.5% (busybox awk: no ^)
-	function ci_rank(n,  p, cum, l) {
-		p = 1
-		for (l = 0; l < n; l++) p /= 2
-		cum = 0
-		for (l = 0; l < int(n / 2); l++) {
-			if (cum + p > 0.025) break
-			cum += p; p = p * (n - l) / (l + 1)
-		}
-		level = 100 * (1 - 2 * cum)
-		return l
-	}
-	{
-		for (i = 1; i <= NF; i++) {
-			k = $i; sub(/=.*/, "", k); v = $i; sub(/^[^=]*=/, "", v)
-			val[NR, k] = v
-			if (NR == 1) keys[++nk] = k
-		}
-		med[NR] = val[NR, "median"] + 0
-	}
-	END {
-		n = NR
-		for (i = 2; i <= n; i++)
-			for (j = i; j > 1; j--) {
-				if (med[j] >= med[j - 1]) break
-				t = med[j]; med[j] = med[j - 1]; med[j - 1] = t
-			}
-		m = (n % 2) ? med[(n + 1) / 2] : (med[n / 2] + med[n / 2 + 1]) / 2
-		mn = val[1, "min"] + 0; sum = 0; ss = 0; samples = 0
-		for (i = 1; i <= n; i++) {
-			if (val[i, "min"] + 0 < mn) mn = val[i, "min"] + 0
-			sum += val[i, "mean"]; samples += val[i, "samples"]
-			ss += (med[i] - m) * (med[i] - m)
-		}
-		sd = 0
-		if (n > 1) { sd = ss / (n - 1); r = sd; for (i = 0; i < 60 && r > 0; i++) r = (r + sd / r) / 2; sd = r }
-		l = ci_rank(n)
-		out = ""
-		for (i = 1; i <= nk; i++) {
-			k = keys[i]; v = val[1, k]
-			if (k == "ci_lo" || k == "ci_hi" || k == "ci_level") continue
-			if (k == "samples") v = samples " placements=" n
-			else if (k == "min") v = sprintf("%.3f", mn)
-			else if (k == "median") v = sprintf("%.3f", m)
-			else if (k == "mean") v = sprintf("%.3f", sum / n)
-			else if (k == "stddev") {
-				v = sprintf("%.3f", sd)
-				if (l) v = v sprintf(" ci_lo=%.3f ci_hi=%.3f ci_level=%.1f", med[l], med[n + 1 - l], level)
-			}
-			out = out (i > 1 ? " " : "") k "=" v
-		}
-		print out
-	}'
 }
 
 # wait_clocksource: x86 boots on tsc-early and moves to tsc (or another

@@ -11,7 +11,8 @@
 #                  rest is the working-set sweep plotted by make plots)
 #   BENCH_SAMPLES, BENCH_SAMPLE_US           (default: the module's)
 #   BENCH_PERF     0 to skip perf stat/record (default: on where perf is)
-#   BENCH_PLACEMENTS  runs per cell, combined (default 1; lib.sh)
+#   BENCH_PLACEMENTS  runs per cell, one line each (default 1; lib.sh),
+#                  combined by mkcsv on the host
 #   BENCH_GATE     1: wait for a quiet machine before each run (lib.sh)
 #   BENCH_SECCOMP_CALLS, BENCH_SECCOMP_RUNS  syscalls per run and runs per
 #                  seccomp cell (default: 1000000, 5; 0 calls skips seccomp)

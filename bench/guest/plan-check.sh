@@ -139,13 +139,14 @@ if set_knob run 1 && line=$(cat "$KNOBS/result") &&
 else
 	fail "guest: 7 samples give a 98.4% CI from min to max around the median (${line:-})"
 fi
-# Placements: three runs combined into one line with their own CI rule.
+# Placements: three runs, one line each, numbered, for mkcsv to combine.
 set_knob samples 2
 if line=$(BENCH_PLACEMENTS=3 run_cell new fprog1 tcp22-payload 1) &&
-	echo "$line" | grep -q ' samples=6 placements=3 ' && ! echo "$line" | grep -q ci_lo=; then
-	pass "guest: 3 placements of 2 samples combine into one line"
+	[ "$(echo "$line" | grep -c '^id=bench-new-fprog1-tcp22-payload-skbs1 .* placements=3 .* samples=2 ')" = 3 ] &&
+	[ "$(echo "$line" | sed -n 's/.* placement=\([0-9]*\) .*/\1/p' | tr '\n' ' ')" = "1 2 3 " ]; then
+	pass "guest: 3 placements of 2 samples give 3 numbered lines"
 else
-	fail "guest: 3 placements of 2 samples combine into one line (${line:-})"
+	fail "guest: 3 placements of 2 samples give 3 numbered lines (${line:-})"
 fi
 
 # The quiet gate: a calibrated reference, then a cell that reports its waits.

@@ -71,35 +71,22 @@ module_area() {
 }
 
 # seccomp_cell ENGINE FILTER CALLS RUNS: time RUNS runs of CALLS calls and
-# print a cells.txt line (ns per syscall, over the runs).
+# print one cells.txt line per run (ns per syscall; placement=K
+# placements=RUNS: mkcsv combines them into the cell's median, on the host).
 seccomp_cell() {
 	engine=$1 filter=$2 calls=$3 runs=$4
+	id=seccomp-$engine-$filter-nr199-skbs1
 	file=$SECCOMP/$filter.bpf
 	[ "$filter" = none ] && file=none
 	seccomp_use "$engine" || return 1
+	jited=0; [ "$engine" = jit ] && jited=1
 	i=0
-	: > /tmp/seccomp.runs
 	while [ "$i" -lt "$runs" ]; do
 		line=$(/bench/seccomp-bench "$file" "$SECCOMP_NR" "$SECCOMP_ARG" "$calls") ||
 			{ say "seccomp-bench $filter failed: $line"; return 1; }
-		echo "$line" | sed -n 's/.* ns_per_call=\([0-9.]*\).*/\1/p' >> /tmp/seccomp.runs
+		ns=$(echo "$line" | sed -n 's/.* ns_per_call=\([0-9.]*\).*/\1/p')
 		i=$((i + 1))
+		echo "id=$id tag=seccomp filter=$filter packet=nr199 engine=$engine skbs=1 placement=$i placements=$runs samples=1 calls_per_sample=$calls min=$ns median=$ns mean=$ns stddev=0 verdict=ALLOW jited=$jited insns=0 image_bytes=0 clock=monotonic"
 	done
-	seccomp_perf "seccomp-$engine-$filter-nr199-skbs1" "$file" "$calls"
-	jited=0; [ "$engine" = jit ] && jited=1
-	# busybox awk has no sqrt(): Newton's method.
-	sort -n /tmp/seccomp.runs | awk -v e="$engine" -v f="$filter" -v c="$calls" -v j="$jited" '
-		function root(x,  r, i) {
-			if (x <= 0) return 0
-			for (r = x; i < 100; i++) r = (r + x / r) / 2
-			return r
-		}
-		{ v[NR] = $1; s += $1; ss += $1 * $1 }
-		END {
-			m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-			mean = s / NR
-			sd = NR > 1 ? root((ss - NR * mean * mean) / (NR - 1)) : 0
-			printf "tag=seccomp filter=%s packet=nr199 engine=%s skbs=1 samples=%d calls_per_sample=%d min=%.3f median=%.3f mean=%.3f stddev=%.3f verdict=ALLOW jited=%d insns=0 image_bytes=0 clock=monotonic\n",
-				f, e, NR, c, v[1], m, mean, sd, j
-		}'
+	seccomp_perf "$id" "$file" "$calls"
 }

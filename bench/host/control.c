@@ -22,6 +22,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "../../results/stats.h"
+
 #define SAMPLES		11
 #define SAMPLE_NS	20000000.0	/* 20 ms, the guest's sample_us */
 
@@ -92,17 +94,11 @@ static double timed(unsigned long n)
 	return now_ns() - t0;
 }
 
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 int main(int argc, char **argv)
 {
-	double ns[SAMPLES], sum = 0, sq = 0, mean;
+	double ns[SAMPLES], med, lo = 0, hi = 0, level = 0, mean, sd;
 	unsigned long n;
+	char ci[96] = "";
 	int i;
 
 	if (argc != 2 || strpbrk(argv[1], " =\n")) {
@@ -111,18 +107,16 @@ int main(int argc, char **argv)
 	}
 	for (n = 1; timed(n) < SAMPLE_NS && n < (1UL << 40); n <<= 1)
 		;
-	for (i = 0; i < SAMPLES; i++) {
-		ns[i] = timed(n) / n;
-		sum += ns[i];
-	}
-	mean = sum / SAMPLES;
 	for (i = 0; i < SAMPLES; i++)
-		sq += (ns[i] - mean) * (ns[i] - mean);
-	qsort(ns, SAMPLES, sizeof(ns[0]), cmp);
-	/* 11 samples: the 2nd and 10th bound the median with 98.8%. */
-	printf("tag=control filter=%s packet=none engine=native skbs=1 samples=%d calls_per_sample=%lu min=%.3f median=%.3f mean=%.3f stddev=%.3f ci_lo=%.3f ci_hi=%.3f ci_level=98.8 verdict=0 jited=0 insns=%zu image_bytes=0 clock=monotonic\n",
-	       argv[1], SAMPLES, n, ns[0], ns[SAMPLES / 2], mean,
-	       sqrt(sq / (SAMPLES - 1)), ns[1], ns[SAMPLES - 2],
+		ns[i] = timed(n) / n;
+	mean = stats_mean(ns, SAMPLES);
+	sd = stats_stddev(ns, SAMPLES);
+	/* the median's 95% CI, by the rule of the module (results/stats.c) */
+	if (stats_median_ci(ns, SAMPLES, &med, &lo, &hi, &level))
+		snprintf(ci, sizeof(ci), " ci_lo=%.3f ci_hi=%.3f ci_level=%.1f",
+			 lo, hi, level);
+	printf("tag=control filter=%s packet=none engine=native skbs=1 samples=%d calls_per_sample=%lu min=%.3f median=%.3f mean=%.3f stddev=%.3f%s verdict=0 jited=0 insns=%zu image_bytes=0 clock=monotonic\n",
+	       argv[1], SAMPLES, n, ns[0], med, mean, sd, ci,
 	       sizeof(program) / sizeof(program[0]));
 	return 0;
 }
