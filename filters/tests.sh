@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests.sh - host tests of the filters/ stage (run by: make -C filters check)
 #
-#   sh tests.sh MKPACKETS BPFRUN SCRATCHDIR
+#   sh tests.sh MKPACKETS PCAPDIFF SCRATCHDIR   (PCAPDIFF: filters/diff/pcapdiff, whose
+#   --run mode gives libpcap's bpf_filter() verdict, the one reference)
 #
 # Prints one line per test, "PASS: ..." or "FAIL: ..." (and "SKIP: ..." for
 # tests whose input is absent), then "N passed, N failed".  Exit 1 if any
@@ -9,9 +10,9 @@
 # tree in ../build/linux).
 set -eu
 
-[ $# -eq 3 ] || { echo "usage: tests.sh MKPACKETS BPFRUN SCRATCHDIR" >&2; exit 2; }
+[ $# -eq 3 ] || { echo "usage: tests.sh MKPACKETS PCAPDIFF SCRATCHDIR" >&2; exit 2; }
 MK=$1
-BPFRUN=$2
+PCAPDIFF=$2
 T=$3
 SRC=$(cd "$(dirname "$0")" && pwd)
 TEST_BPF_C=${TEST_BPF_C:-$SRC/../build/linux/lib/test_bpf.c}
@@ -285,14 +286,14 @@ done
 # the verdict tcpdump decided
 mism=0
 while read -r f p v; do
-	r=$("$BPFRUN" "$SRC/$f.dd" "$SRC/packets/$p.hex" 2>&1) || r="error: $r"
+	r=$("$PCAPDIFF" --run "$SRC/$f.dd" "$SRC/packets/$p.hex" 2>&1) || r="error: $r"
 	if [ "$r" != "$v" ]; then
-		printf '  bpfrun %s.dd %s.hex = %s, verdicts.txt says %s\n' "$f" "$p" "$r" "$v"
+		printf '  bpf_filter(%s.dd, %s.hex) = %s, verdicts.txt says %s\n' "$f" "$p" "$r" "$v"
 		mism=$((mism + 1))
 	fi
 done <"$T/v"
 st=0; [ "$mism" -eq 0 ] || st=1
-ok "$st" "bpfrun(.dd, .hex) == verdicts.txt for all $lines pairs ($mism mismatches)"
+ok "$st" "libpcap bpf_filter(.dd, .hex) == verdicts.txt for all $lines pairs ($mism mismatches)"
 
 # --- lib/test_bpf.c comparison ---------------------------------------------
 
@@ -319,10 +320,10 @@ if [ -r "$TEST_BPF_C" ]; then
 			for sz in 10 30 100; do
 				tr ' ' '\n' <"$SRC/packets/testbpf100.hex" |
 					head -n "$sz" >"$T/tb$sz.hex"
-				r=$("$BPFRUN" "$out" "$T/tb$sz.hex")
+				r=$("$PCAPDIFF" --run "$out" "$T/tb$sz.hex")
 				if [ "$sz" -eq 100 ]; then w=65535; else w=0; fi
 				st=0; [ "$r" = "$w" ] || st=1
-				ok "$st" "bpfrun(test_bpf #33, first $sz bytes of testbpf100) = $r, test_bpf expects $w"
+				ok "$st" "bpf_filter(test_bpf #33, first $sz bytes of testbpf100) = $r, test_bpf expects $w"
 			done
 		fi
 	done

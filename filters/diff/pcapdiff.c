@@ -15,6 +15,8 @@
  *   pcapdiff --expect PROGRAMS PACKETS
  *	Print the results libpcap implies ("<prog> <packet> 0 old=V new=V
  *	jit=V"), the input format above.
+ *   pcapdiff --run PROG.dd PACKET.hex
+ *	libpcap's verdict for one program on one frame (filters/tests.sh).
  */
 #include <errno.h>
 #include <pcap/pcap.h>
@@ -216,6 +218,47 @@ static int has_shift_x(const struct prog *p)
 	return 0;
 }
 
+/*
+ * --run PROG.dd PACKET.hex: libpcap's verdict for one program (plain -dd
+ * lines, filters/NAME.dd) on one frame (hex bytes, filters/packets/NAME.hex), the
+ * reference the filters/ tests hold the verdicts to.  Programs
+ * bpf_validate() refuses exit 2, like malformed input.
+ */
+static int run_one(const char *dd, const char *hex)
+{
+	static struct bpf_insn insns[MAXINSNS];
+	static unsigned char frame[65536];
+	unsigned int n = 0, len = 0, code, jt, jf, byte;
+	unsigned long k;
+	char line[256], end;
+	FILE *f = xopen(dd);
+
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, " { %x , %u , %u , %lx } %c", &code, &jt, &jf,
+			   &k, &end) != 5 || end != ',' || code > 0xffff ||
+		    jt > 255 || jf > 255 || k > 0xffffffffUL || n == MAXINSNS)
+			die("not a tcpdump -dd line", dd);
+		insns[n].code = (unsigned short)code;
+		insns[n].jt = (unsigned char)jt;
+		insns[n].jf = (unsigned char)jf;
+		insns[n++].k = (unsigned int)k;
+	}
+	fclose(f);
+	f = xopen(hex);
+	while (fscanf(f, "%2x", &byte) == 1) {
+		if (len == sizeof(frame))
+			die("frame too long", hex);
+		frame[len++] = (unsigned char)byte;
+	}
+	if (!feof(f))
+		die("not hex bytes", hex);
+	fclose(f);
+	if (!n || !bpf_validate(insns, (int)n))
+		die("bpf_validate() refuses the program", dd);
+	printf("%u\n", bpf_filter(insns, frame, len, len));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct prog *progs;
@@ -225,6 +268,8 @@ int main(int argc, char **argv)
 	unsigned long long pairs, bad_reject = 0;
 	int e, shown = 0, failed = 0;
 
+	if (argc == 4 && !strcmp(argv[1], "--run"))
+		return run_one(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "--expect")) {
 		progs = read_progs(argv[2], &np);
 		pk = read_packets(argv[3], &npk);
