@@ -20,14 +20,11 @@ export LC_ALL=C
 : "${TCPDUMP:=$(command -v tcpdump || echo /usr/sbin/tcpdump)}"
 export TCPDUMP
 
-npass=0
-nfail=0
-pass() { printf 'PASS: %s\n' "$*"; npass=$((npass + 1)); }
-fail() { printf 'FAIL: %s\n' "$*"; nfail=$((nfail + 1)); }
-skip() { printf 'SKIP: %s\n' "$*"; }
-# ok STATUS DESCRIPTION: record a test from a command status, used as
-#   st=0; cmd || st=1; ok "$st" "cmd works"  (safe under set -e)
-ok() { if [ "$1" -eq 0 ]; then pass "$2"; else fail "$2"; fi; }
+# The project's one test protocol (pass, fail, skip, ok, test_summary).
+# shellcheck disable=SC2034 # read by testlib.sh
+TEST_TMP=0
+# shellcheck source=bench/host/testlib.sh
+. "$SRC/../bench/host/testlib.sh"
 
 rm -rf "$T"
 mkdir -p "$T"
@@ -331,5 +328,4 @@ else
 	skip "lib/test_bpf.c comparison ($TEST_BPF_C not readable)"
 fi
 
-printf '%d passed, %d failed\n' "$npass" "$nfail"
-[ "$nfail" -eq 0 ]
+test_summary

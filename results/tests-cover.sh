@@ -269,3 +269,5 @@ if [ -n "$keep" ]; then
 	cp -R "$run" "$keep/"
 	cp "$cover" "$keep/cover.patch"
 fi
+
+test_summary

@@ -224,3 +224,5 @@ for fx in "$(dirname "$0")"/fixtures/*/; do
 done
 expect "tables: the stage refuses a directory that is not a run" \
 	sh -c "! '$(dirname "$0")/mktables.sh' '$tmp/nothing' '$tools' 2>/dev/null"
+
+test_summary

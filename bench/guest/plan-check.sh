@@ -12,9 +12,12 @@ out=$1
 
 results=$out/tests.txt
 : > "$results"
-pass() { echo "PASS: $*" | tee -a "$results"; }
-fail() { echo "FAIL: $*" | tee -a "$results"; }
-check() { name=$1; shift; if "$@" > /dev/null 2>&1; then pass "$name"; else fail "$name"; fi; }
+# The project's one test protocol, every line also into tests.txt.
+# shellcheck disable=SC2034 # read by testlib.sh
+TEST_LOG=$results TEST_TMP=0
+# shellcheck source=/dev/null
+. /bench/testlib.sh
+check() { expect "$@"; }
 
 if load_bench_module; then pass "guest: bpf_bench loads"; else fail "guest: bpf_bench loads"; exit 0; fi
 write_meta "$out/meta.txt"

@@ -27,8 +27,11 @@ out=$1
 . /bench/lib.sh
 
 results=$out/tests.txt
-pass() { echo "PASS: $*" | tee -a "$results"; }
-fail() { echo "FAIL: $*" | tee -a "$results"; }
+# The project's one test protocol, every line also into tests.txt.
+# shellcheck disable=SC2034 # read by testlib.sh
+TEST_LOG=$results TEST_TMP=0
+# shellcheck source=/dev/null
+. /bench/testlib.sh
 DIFF=$FILTERS/diff
 seed=${BENCH_DIFF_SEED:-1}
 nrandom=${BENCH_DIFF_RANDOM:-400}

@@ -121,3 +121,5 @@ expect "accels: auto picks icount and tcg when no probe boots" \
 # shellcheck disable=SC2016
 expect "accels: auto picks uml when its probe boots" \
 	test "$(acc 'only_uml() { [ "$1" = uml ]; }; accel_auto only_uml 2>/dev/null')" = "uml icount tcg"
+
+test_summary

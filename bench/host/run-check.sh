@@ -18,6 +18,12 @@ log=$build/check.log
 out=$build/check.out
 : > "$log"
 cd "$top"
+# The one test protocol (testlib.sh); every line also into the log, whose
+# PASS:/FAIL: lines, those of every sub-suite included, summary counts.
+# shellcheck disable=SC2034 # read by testlib.sh
+TEST_LOG=$log TEST_TMP=0
+# shellcheck source=bench/host/testlib.sh
+. "$here/testlib.sh"
 
 t0=$(date +%s)
 stage() { echo "[check] $* (at $(( $(date +%s) - t0 )) s)"; }
@@ -25,9 +31,9 @@ stage() { echo "[check] $* (at $(( $(date +%s) - t0 )) s)"; }
 t() {
 	name=$1; shift
 	if "$@" > "$out" 2>&1; then
-		echo "PASS: $name" | tee -a "$log"
+		pass "$name"
 	else
-		echo "FAIL: $name" | tee -a "$log"
+		fail "$name"
 		tail -n 15 "$out" | sed 's/^/    /'
 	fi
 }
@@ -44,7 +50,7 @@ stage "1/5 host tests: shell scripts, filters, result formatting"
 # shellcheck disable=SC2046
 t "host: shellcheck on every shell script" shellcheck -x \
 	$(find bench filters results plots kernel-patches .ci -type f \( -name '*.sh' -o -name run \) 2>/dev/null)
-make -s tools > "$out" 2>&1 || { cat "$out"; echo "FAIL: host: build tools" | tee -a "$log"; summary; }
+make -s tools > "$out" 2>&1 || { cat "$out"; fail "host: build tools"; summary; }
 "$top/bench/guest/tests.sh" | collect
 "$top/results/tests.sh" "$build/tools" | collect
 "$top/results/tests-cover.sh" "$build/tools" | collect
@@ -56,11 +62,11 @@ stage "2/5 build: tree, kernel, module, initramfs (a clean kernel build takes 6-
 rc=$build/check.rc
 { make -s initramfs 2>&1; echo $? > "$rc"; } | tee "$out"
 if [ "$(cat "$rc")" != 0 ]; then
-	echo "FAIL: build: make initramfs" | tee -a "$log"
+	fail "build: make initramfs"
 	summary
 	exit 1
 fi
-echo "PASS: build: kernel, module and initramfs" | tee -a "$log"
+pass "build: kernel, module and initramfs"
 for f in $FLAVOURS; do
 	t "build: bench module for $f is W=1 warning-free" \
 		sh -c "make -s -C '$build/obj-$f' ARCH=$f M='$build/module-$f' W=1 clean modules 2>&1 | tee /dev/stderr | (! grep -q 'warning:')"
@@ -82,9 +88,9 @@ stage "3/5 in-guest tests under: $accels"
 for a in $accels; do
 	rm -rf "$build/check-$a"
 	if TIMEOUT=900 "$here/run-guest.sh" "$a" check "$build/check-$a" "$(kernel_of "$a")" "$(initrd_of "$a")"; then
-		echo "PASS: guest($a): check plan ran to the end" | tee -a "$log"
+		pass "guest($a): check plan ran to the end"
 	else
-		echo "FAIL: guest($a): check plan ran to the end" | tee -a "$log"
+		fail "guest($a): check plan ran to the end"
 	fi
 	sed "s/^\(PASS\|FAIL\): guest:/\1: guest($a):/" "$build/check-$a/tests.txt" 2>/dev/null | collect
 	# The engines' verdicts on the tcpdump corpus against libpcap's bpf_filter().
@@ -93,7 +99,7 @@ for a in $accels; do
 			"$build/check-$a/diff-tcpdump.txt" "$a" > "$build/check-$a/pcapdiff.txt" 2>&1 || true
 		collect < "$build/check-$a/pcapdiff.txt"
 	else
-		echo "FAIL: host($a): the guest wrote diff-tcpdump.txt for the libpcap comparison" | tee -a "$log"
+		fail "host($a): the guest wrote diff-tcpdump.txt for the libpcap comparison"
 	fi
 done
 

@@ -1,14 +1,35 @@
 # shellcheck shell=sh
-# What the host test scripts share (sourced): a scratch directory removed
-# on exit, and one "PASS: <prefix>name" / "FAIL: <prefix>name" line per
-# test, which run-check.sh collects and counts.
+# The one test protocol of the project (sourced by every host and guest
+# test script; in the guest it is /bench/testlib.sh): one line per test,
+# "PASS: <prefix>name" or "FAIL: <prefix>name" ("SKIP: name" for a test that
+# cannot run here, not counted), one counter, and test_summary's closing
+# "N passed, N failed".  make check (bench/host/run-check.sh) collects the
+# PASS:/FAIL: lines of every suite and counts them in one place.
 #   TEST_PREFIX   prepended to every test name (set before sourcing)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass() { echo "PASS: ${TEST_PREFIX:-}$*"; }
-fail() { echo "FAIL: ${TEST_PREFIX:-}$*"; }
+#   TEST_LOG      a file every line is appended to as well (the guest's
+#                 tests.txt)
+#   TEST_TMP=0    no scratch directory; else $tmp, removed on exit
+test_npass=0 test_nfail=0
+if [ "${TEST_TMP:-1}" != 0 ]; then
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+fi
+test_line() {
+	echo "$1: ${TEST_PREFIX:-}$2"
+	if [ -n "${TEST_LOG:-}" ]; then echo "$1: ${TEST_PREFIX:-}$2" >> "$TEST_LOG"; fi
+}
+pass() { test_line PASS "$*"; test_npass=$((test_npass + 1)); }
+fail() { test_line FAIL "$*"; test_nfail=$((test_nfail + 1)); }
+skip() { test_line SKIP "$*"; }
+# ok STATUS NAME: one test from a status computed before (0 = pass).
+ok() { if [ "$1" -eq 0 ]; then pass "$2"; else fail "$2"; fi; }
 # expect NAME COMMAND...: one test from one command's exit status.
 expect() {
 	name=$1; shift
 	if "$@" > /dev/null 2>&1; then pass "$name"; else fail "$name"; fi
+}
+# test_summary: "N passed, N failed"; fails if any test failed.
+test_summary() {
+	echo "$test_npass passed, $test_nfail failed"
+	[ "$test_nfail" = 0 ]
 }

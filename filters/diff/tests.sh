@@ -17,10 +17,11 @@ export LC_ALL=C
 rm -rf "$T"
 mkdir -p "$T"
 
-npass=0 nfail=0
-pass() { printf 'PASS: host: diff: %s\n' "$*"; npass=$((npass + 1)); }
-fail() { printf 'FAIL: host: diff: %s\n' "$*"; nfail=$((nfail + 1)); }
-ok() { if [ "$1" -eq 0 ]; then pass "$2"; else fail "$2"; fi; }
+# The project's one test protocol (pass, fail, ok, test_summary).
+# shellcheck disable=SC2034 # read by testlib.sh
+TEST_PREFIX="host: diff: " TEST_TMP=0
+# shellcheck source=bench/host/testlib.sh
+. "$SRC/../../bench/host/testlib.sh"
 
 progs=$SRC/programs.dd pkts=$SRC/packets.txt
 
@@ -109,5 +110,4 @@ st=0; BPFDIFF_KNOBS=$T/knobs "$B/bpfdiff" run "$T/ret1.dd" "$T/two.txt" "$T/bd.t
 grep -q 'new and zzz differ' "$T/bd.out" || st=1
 ok "$st" "bpfdiff: an engine the registry does not know is held to new"
 
-printf '%s passed, %s failed\n' "$npass" "$nfail"
-[ "$nfail" -eq 0 ]
+test_summary

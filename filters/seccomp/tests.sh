@@ -21,13 +21,11 @@ SB=$B/seccomp-bench
 VERDICTS=$SRC/verdicts.txt
 export LC_ALL=C
 
-npass=0
-nfail=0
-pass() { printf 'PASS: %s\n' "$*"; npass=$((npass + 1)); }
-fail() { printf 'FAIL: %s\n' "$*"; nfail=$((nfail + 1)); }
-skip() { printf 'SKIP: %s\n' "$*"; }
-# ok STATUS DESCRIPTION, used as: st=0; cmd || st=1; ok "$st" "what"
-ok() { if [ "$1" -eq 0 ]; then pass "$2"; else fail "$2"; fi; }
+# The project's one test protocol (pass, fail, skip, ok, test_summary).
+# shellcheck disable=SC2034 # read by testlib.sh
+TEST_TMP=0
+# shellcheck source=bench/host/testlib.sh
+. "$SRC/../../bench/host/testlib.sh"
 # eq GOT WANT DESCRIPTION
 eq() {
 	if [ "$1" = "$2" ]; then pass "$3"; else fail "$3 (got '$1', want '$2')"; fi
@@ -206,11 +204,10 @@ eq "$st" 2 "seccomp-bench: a file that is not a sock_filter array is refused (ex
 # --- the scripts themselves ------------------------------------------------
 
 if command -v shellcheck >/dev/null 2>&1; then
-	st=0; shellcheck -s sh "$SRC/tests.sh" || st=1
+	st=0; (cd "$SRC/../.." && shellcheck -x -s sh filters/seccomp/tests.sh) || st=1
 	ok "$st" "shellcheck tests.sh"
 else
 	skip "shellcheck not installed"
 fi
 
-echo "$npass passed, $nfail failed"
-[ "$nfail" -eq 0 ]
+test_summary
