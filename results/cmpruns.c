@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "stats.h"
 
 #define MAX_RUNS 32
 
@@ -80,7 +81,7 @@ int main(int argc, char **argv)
 		csv_load(&run[r], argv[r + 1]);
 	for (i = 0; i < run[0].nrows; i++) {
 		const struct csv_row *ra = &run[0].rows[i];
-		double lo = INFINITY, hi = -INFINITY, d;
+		double vals[MAX_RUNS], d;
 		int have = 0;
 
 		name(&run[0], ra, buf, sizeof(buf));
@@ -93,9 +94,7 @@ int main(int argc, char **argv)
 					continue;
 				x = atof(csv_get(&run[r], &run[r].rows[j], "median"));
 				printf(" %10.3f", x);
-				lo = fmin(lo, x);
-				hi = fmax(hi, x);
-				have++;
+				vals[have++] = x;
 				break;
 			}
 			if (j == run[r].nrows)
@@ -105,7 +104,7 @@ int main(int argc, char **argv)
 			printf("  missing\n");
 			continue;	/* counted by missing() */
 		}
-		d = lo > 0 ? 100.0 * (hi - lo) / lo : (hi > 0 ? 100 : 0);
+		d = stats_spread(vals, have);
 		printf(" %7.2f%%%s\n", d, d > pct ? "  > limit" : "");
 		worst = fmax(worst, d);
 		bad += d > pct;

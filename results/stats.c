@@ -100,7 +100,7 @@ double stats_spread(const double *v, int n)
 		if (v[i] > mx)
 			mx = v[i];
 	}
-	return mn > 0 ? 100.0 * (mx - mn) / mn : 0;
+	return mn > 0 ? 100.0 * (mx - mn) / mn : mx > 0 ? 100 : 0;
 }
 
 double stats_ratio(double a, double b)

@@ -29,7 +29,7 @@ int stats_ci_rank(int n, int *level_tenths);
  */
 int stats_median_ci(double *v, int n, double *median, double *lo,
 		    double *hi, double *level);
-/* Run-to-run spread (max - min) / min of @v, in percent (0 if min <= 0). */
+/* Run-to-run spread (max - min) / min of @v in percent (100 if min <= 0 < max). */
 double stats_spread(const double *v, int n);
 /* a / b, or NAN when b is not positive. */
 double stats_ratio(double a, double b);
