@@ -94,9 +94,13 @@ $(TOOLS)/bpfdiff: bench/guest/bpfdiff.c
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -static -o $@ $<
 
+$(TOOLS)/mkratios: results/mkratios.c results/paired.c results/paired.h
+	@mkdir -p $(TOOLS)
+	$(CC) $(HOSTCFLAGS) -o $@ $< results/paired.c -lm
+
 tools: deps-bench $(TOOLS)/knob $(TOOLS)/mkcsv $(TOOLS)/mktable $(TOOLS)/cmpruns \
 	$(TOOLS)/crosscheck $(TOOLS)/mkcover $(TOOLS)/csv2dat $(TOOLS)/seccomp-bench \
-	$(TOOLS)/bpfdiff $(TOOLS)/control
+	$(TOOLS)/bpfdiff $(TOOLS)/control $(TOOLS)/mkratios
 
 filters: deps-bench
 	@$(MAKE) -s -C filters
