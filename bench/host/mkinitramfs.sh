@@ -35,6 +35,7 @@ trap 'rm -f "$list"' EXIT
 	echo "file /bench/bpfdiff $tools/bpfdiff 0755 0 0"
 	echo "file /bench/lib.sh $top/bench/guest/lib.sh 0644 0 0"
 	echo "file /bench/seccomp.sh $top/bench/guest/seccomp.sh 0644 0 0"
+	echo "file /bench/paired.sh $top/bench/guest/paired.sh 0644 0 0"
 	for p in "$top"/bench/guest/plan-*.sh; do
 		echo "file /bench/$(basename "$p") $p 0755 0 0"
 	done
