@@ -104,9 +104,13 @@ $(TOOLS)/bpfdiff: bench/guest/bpfdiff.c results/registry.c results/registry.h
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< results/registry.c
 
+$(TOOLS)/mkratios: results/mkratios.c results/paired.c results/paired.h
+	@mkdir -p $(TOOLS)
+	$(CC) $(HOSTCFLAGS) -o $@ $< results/paired.c -lm
+
 tools: deps-bench $(TOOLS)/knob $(TOOLS)/mkcsv $(TOOLS)/mktable $(TOOLS)/cmpruns \
 	$(TOOLS)/crosscheck $(TOOLS)/mkcover $(TOOLS)/csv2dat $(TOOLS)/seccomp-bench \
-	$(TOOLS)/bpfdiff $(TOOLS)/control
+	$(TOOLS)/bpfdiff $(TOOLS)/control $(TOOLS)/mkratios
 
 filters: deps-bench
 	@$(MAKE) -s -C filters

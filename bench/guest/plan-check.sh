@@ -223,3 +223,54 @@ if command -v perf > /dev/null && seccomp_engines | grep -qx jit; then
 	unset PERF_OUT
 fi
 seccomp_use jit
+
+# Paired mode (paired.sh): round_engines/rounds/run_rounds validate, and a
+# run of every built-in engine gives parseable rounds with all of them.
+# shellcheck source=/dev/null
+. /bench/paired.sh
+if load_bench_module; then
+	all=$(tr '\n' , < "$KNOBS/engines" | sed 's/,$//')
+	first=${all%%,*}
+	set_knob samples 2
+	set_knob sample_us 200
+	set_knob round_engines "$all"
+	set_knob rounds 4
+	bad_write round_engines "$first,nosuch" EINVAL
+	bad_write round_engines "$first,$first" EINVAL
+	bad_write round_engines "$first" EINVAL
+	bad_write round_engines "$first,,baseline" EINVAL
+	if ! grep -qx old "$KNOBS/engines"; then bad_write round_engines "$first,old" EOPNOTSUPP; fi
+	if ! grep -qx jit "$KNOBS/engines"; then bad_write round_engines "$first,jit" EOPNOTSUPP; fi
+	bad_write rounds 0 EINVAL
+	bad_write rounds 1001 EINVAL
+	bad_write run_rounds 2 EINVAL
+	check "guest: paired: round_engines kept $all" grep -qx "$all" "$KNOBS/round_engines"
+	check "guest: paired: no rounds_result before a run" sh -c "[ -z \"\$(cat $KNOBS/rounds_result)\" ]"
+	set_knob_file prog "$FILTERS/fprog1.dd"
+	set_knob_file packet "$FILTERS/packets/tcp22-payload.hex"
+	set_knob expect 1
+	err=$(/bench/knob "$KNOBS/run_rounds" 1) && err="errno=none"
+	check "guest: paired: a wrong expect fails EBADE ($err), no rounds_result" \
+		sh -c "[ '$err' = errno=EBADE ] && [ -z \"\$(cat $KNOBS/rounds_result)\" ]"
+	if lines=$(paired_cell fprog1 tcp22-payload 3 "$all" 7 2) &&
+		echo "$lines" | awk -v all="$all" '
+		BEGIN { k = split(all, e, ",") }
+		/ round=/ {
+			for (i = 1; i <= k; i++) {
+				if (!match($0, " " e[i] "=[0-9]+\\.[0-9][0-9][0-9]( |$)")) exit 1
+				v = substr($0, RSTART + length(e[i]) + 2, RLENGTH - length(e[i]) - 2) + 0
+				if (v <= 0) exit 1
+			}
+			if ($0 !~ /^paired filter=fprog1 packet=tcp22-payload skbs=3 placement=[01] round=[0-6] /) exit 1
+			n++
+		}
+		/ engines=/ { if ($0 !~ " engines=" all " rounds=7 order=rotate verdict=") exit 1; h++ }
+		END { exit !(n == 14 && h == 2) }'; then
+		pass "guest: paired: 2 placements x 7 rounds of $all parse, every engine in every round"
+	else
+		fail "guest: paired: 2 placements x 7 rounds of $all parse ($(echo "${lines:-}" | head -n 3))"
+	fi
+	rmmod bpf_bench || true
+else
+	fail "guest: paired: bpf_bench reloads"
+fi

@@ -37,6 +37,7 @@ trap 'rm -f "$list"' EXIT
 	echo "file /bench/seccomp.sh $top/bench/guest/seccomp.sh 0644 0 0"
 	echo "file /bench/engines.conf $top/bench/engines.conf 0644 0 0"
 	echo "file /bench/testlib.sh $top/bench/host/testlib.sh 0644 0 0"
+	echo "file /bench/paired.sh $top/bench/guest/paired.sh 0644 0 0"
 	for p in "$top"/bench/guest/plan-*.sh; do
 		echo "file /bench/$(basename "$p") $p 0755 0 0"
 	done

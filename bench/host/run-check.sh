@@ -54,6 +54,7 @@ make -s tools > "$out" 2>&1 || { cat "$out"; fail "host: build tools"; summary; 
 "$top/bench/guest/tests.sh" | collect
 "$top/results/tests.sh" "$build/tools" | collect
 "$top/results/tests-cover.sh" "$build/tools" | collect
+"$top/results/tests-paired.sh" "$build/tools" | collect
 make -s -C filters check 2>&1 | collect
 make -s -C filters/seccomp check 2>&1 | collect
 make -s -C filters/diff check 2>&1 | collect

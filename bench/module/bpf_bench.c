@@ -1116,6 +1116,330 @@ static int bench_show_eval(const struct bench_knob *k, struct seq_file *m)
 	return 0;
 }
 
+/*
+ * Paired mode: several engines measured on the same skbs in interleaved
+ * rounds.  Absolute ns/call on a shared machine drift by tens of percent
+ * within minutes; one sample of every engine per round, taken back to
+ * back, sees the same machine, so the per-round ratios between engines
+ * hold where the absolute figures do not.  The raw per-round samples are
+ * the result; the statistics are made on the host.
+ */
+#define BENCH_ROUNDS_MAX		1000
+#define BENCH_ROUND_ENGINES_TEXT_MAX	256
+
+/* Everything in here is protected by bench_lock. */
+static struct {
+	u8 engines[BENCH_NR_ENGINES];	/* indices into bench_engines[] */
+	u32 nr_engines;			/* 0: round_engines not set */
+	u32 rounds;
+	/* the last successful run_rounds */
+	bool valid;
+	u32 res_engines[BENCH_NR_ENGINES];
+	u32 res_nr_engines;
+	u32 res_rounds;
+	u32 res_skbs;
+	u32 res_verdict;
+	u64 calls[BENCH_NR_ENGINES];
+	u32 jited[BENCH_NR_ENGINES];
+	u32 len[BENCH_NR_ENGINES];
+	u64 *ps;			/* [round * res_nr_engines + engine] */
+} bench_paired = {
+	.rounds = 30,
+};
+
+/* The index of engine @name in bench_engines[], or a negative errno. */
+static int bench_paired_lookup(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bench_engines); i++) {
+		if (strcmp(name, bench_engines[i].name))
+			continue;
+		if (!bench_engines[i].loop) {
+			pr_warn("round_engines: '%s' is not built in (needs %s)\n",
+				name, bench_engines[i].needs);
+			return -EOPNOTSUPP;
+		}
+		return i;
+	}
+	pr_warn("round_engines: unknown engine '%.32s', see the engines file\n",
+		name);
+	return -EINVAL;
+}
+
+/* "old,new": 2..all built-in engines, each once, in measuring order. */
+static int bench_store_round_engines(const struct bench_knob *k, char *buf)
+{
+	u8 idx[BENCH_NR_ENGINES];
+	char *p = strim(buf), *tok;
+	u32 n = 0, j;
+	int e;
+
+	while (p) {
+		tok = strim(strsep(&p, ","));
+		if (!*tok) {
+			pr_warn("round_engines: empty engine name; expected a comma-separated list like 'old,new'\n");
+			return -EINVAL;
+		}
+		e = bench_paired_lookup(tok);
+		if (e < 0)
+			return e;
+		for (j = 0; j < n; j++) {
+			if (idx[j] == e) {
+				pr_warn("round_engines: '%s' listed twice\n",
+					tok);
+				return -EINVAL;
+			}
+		}
+		/* n distinct engines never exceed the table */
+		idx[n++] = e;
+	}
+	if (n < 2) {
+		pr_warn("round_engines: %u engine given, a round compares 2..%zu\n",
+			n, ARRAY_SIZE(bench_engines));
+		return -EINVAL;
+	}
+	memcpy(bench_paired.engines, idx, n);
+	bench_paired.nr_engines = n;
+	return 0;
+}
+
+static int bench_show_round_engines(const struct bench_knob *k,
+				    struct seq_file *m)
+{
+	u32 j;
+
+	for (j = 0; j < bench_paired.nr_engines; j++)
+		seq_printf(m, "%s%s", j ? "," : "",
+			   bench_engines[bench_paired.engines[j]].name);
+	if (bench_paired.nr_engines)
+		seq_putc(m, '\n');
+	return 0;
+}
+
+/* Warm-up (every skb once) and calibration (>= sample_us) of one engine. */
+static int bench_paired_calibrate(struct bench_run *r, u64 *calls)
+{
+	u64 target = (u64)bench.sample_us * NSEC_PER_USEC;
+	u64 n, ns;
+	int err;
+
+	err = bench_timed(r, r->nr_skbs, &ns);
+	if (err)
+		return err;
+	for (n = 1; ; n <<= 1) {
+		cond_resched();
+		if (signal_pending(current))
+			return -EINTR;
+		err = bench_timed(r, n, &ns);
+		if (err)
+			return err;
+		if (ns >= target)
+			break;
+		if (n >= BENCH_CALLS_MAX) {
+			pr_warn("run_rounds: %s: %llu calls took %llu ns, less than sample_us=%u; lower sample_us\n",
+				r->engine->name, n, ns, bench.sample_us);
+			return -ERANGE;
+		}
+	}
+	*calls = n;
+	return 0;
+}
+
+/*
+ * One run of the paired cell: the skbs built once, every listed engine
+ * prepared on them, warmed up and calibrated, then @rounds rounds of one
+ * timed sample per engine.  Round r starts at engine r mod k and goes on
+ * in list order, so every engine is measured equally often right after
+ * each other one's sample and in each position of the round.
+ */
+static int bench_run_rounds(void)
+{
+	u32 k = bench_paired.nr_engines, rounds = bench_paired.rounds;
+	u32 nr_skbs = bench.skbs, i, j, e, prepared = 0, round;
+	struct sk_buff **skbs = NULL;
+	struct bench_run *runs;
+	u64 calls[BENCH_NR_ENGINES];
+	u64 *ps = NULL, ns;
+	int err;
+
+	lockdep_assert_held(&bench_lock);
+	bench_paired.valid = false;
+	kvfree(bench_paired.ps);
+	bench_paired.ps = NULL;
+
+	if (!k) {
+		pr_warn("run_rounds: set round_engines first\n");
+		return -EINVAL;
+	}
+	if (!bench.expect_set) {
+		pr_warn("run_rounds: set expect first\n");
+		return -EINVAL;
+	}
+	if (!bench.prog_len) {
+		pr_warn("run_rounds: set prog first\n");
+		return -EINVAL;
+	}
+	if (!bench.packet_len) {
+		pr_warn("run_rounds: set packet first\n");
+		return -EINVAL;
+	}
+
+	runs = kcalloc(k, sizeof(*runs), GFP_KERNEL);
+	ps = kvcalloc(array_size(rounds, k), sizeof(*ps), GFP_KERNEL);
+	skbs = kvcalloc(nr_skbs, sizeof(*skbs), GFP_KERNEL);
+	if (!runs || !ps || !skbs) {
+		pr_warn("run_rounds: out of memory\n");
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < nr_skbs; i++) {
+		skbs[i] = bench_build_skb(bench.packet, bench.packet_len,
+					  bench.headlen);
+		if (!skbs[i]) {
+			pr_warn("run_rounds: out of memory at skb %u of %u\n",
+				i, nr_skbs);
+			err = -ENOMEM;
+			goto out;
+		}
+		cond_resched();
+		if (signal_pending(current)) {
+			err = -EINTR;
+			goto out;
+		}
+	}
+
+	for (j = 0; j < k; j++) {
+		runs[j] = (struct bench_run){
+			.engine = &bench_engines[bench_paired.engines[j]],
+			.skbs = skbs,
+			.nr_skbs = nr_skbs,
+			.expect = bench.expect,
+		};
+		err = runs[j].engine->prepare(&runs[j]);
+		if (err)
+			goto out;
+		prepared++;
+	}
+	for (j = 0; j < k; j++) {
+		err = bench_paired_calibrate(&runs[j], &calls[j]);
+		if (err)
+			goto out;
+	}
+
+	for (round = 0; round < rounds; round++) {
+		for (i = 0; i < k; i++) {
+			e = (round + i) % k;
+			cond_resched();
+			if (signal_pending(current)) {
+				err = -EINTR;
+				goto out;
+			}
+			err = bench_timed(&runs[e], calls[e], &ns);
+			if (err)
+				goto out;
+			ps[round * k + e] = div64_u64(ns * 1000, calls[e]);
+		}
+	}
+
+	bench_paired.ps = ps;
+	ps = NULL;
+	for (j = 0; j < k; j++) {
+		bench_paired.res_engines[j] = bench_paired.engines[j];
+		bench_paired.calls[j] = calls[j];
+		bench_paired.jited[j] = runs[j].jited;
+		bench_paired.len[j] = runs[j].len;
+	}
+	bench_paired.res_nr_engines = k;
+	bench_paired.res_rounds = rounds;
+	bench_paired.res_skbs = nr_skbs;
+	bench_paired.res_verdict = bench.expect;
+	bench_paired.valid = true;
+out:
+	if (err == -EINTR)
+		pr_warn("run_rounds: interrupted\n");
+	while (prepared--)
+		if (runs[prepared].engine->destroy)
+			runs[prepared].engine->destroy(&runs[prepared]);
+	if (skbs)
+		bench_free_skbs(skbs, nr_skbs);
+	kvfree(ps);
+	kfree(runs);
+	return err;
+}
+
+static int bench_store_run_rounds(const struct bench_knob *k, char *buf)
+{
+	const char *s = strim(buf);
+	u32 v;
+
+	if (bench_parse_u32(s, &v) || v != 1) {
+		pr_warn("run_rounds: write 1 to run, not '%.32s'\n", s);
+		return -EINVAL;
+	}
+	return bench_run_rounds();
+}
+
+static void bench_paired_list_u64(struct seq_file *m, const char *key,
+				  const u64 *v, u32 n)
+{
+	u32 j;
+
+	for (j = 0; j < n; j++)
+		seq_printf(m, "%s%llu", j ? "," : key, v[j]);
+}
+
+static void bench_paired_list_u32(struct seq_file *m, const char *key,
+				  const u32 *v, u32 n)
+{
+	u32 j;
+
+	for (j = 0; j < n; j++)
+		seq_printf(m, "%s%u", j ? "," : key, v[j]);
+}
+
+/*
+ * A header line, then one line per round with each engine's ns per call
+ * (three decimals, from integer ps), engines in round_engines order:
+ *   engines=old,new skbs=1 rounds=30 order=rotate verdict=65535
+ *	calls=1048576,262144 jited=0,0 insns=24,144
+ *   round=0 old=23.456 new=70.123
+ */
+static int bench_show_rounds_result(const struct bench_knob *k,
+				    struct seq_file *m)
+{
+	u32 n = bench_paired.res_nr_engines, r, j;
+	const u64 *ps = bench_paired.ps;
+	u64 ns;
+	u32 rem;
+
+	if (!bench_paired.valid)
+		return 0;
+	for (j = 0; j < n; j++)
+		seq_printf(m, "%s%s", j ? "," : "engines=",
+			   bench_engines[bench_paired.res_engines[j]].name);
+	seq_printf(m, " skbs=%u rounds=%u order=rotate verdict=%u",
+		   bench_paired.res_skbs, bench_paired.res_rounds,
+		   bench_paired.res_verdict);
+	bench_paired_list_u64(m, " calls=", bench_paired.calls, n);
+	bench_paired_list_u32(m, " jited=", bench_paired.jited, n);
+	bench_paired_list_u32(m, " insns=", bench_paired.len, n);
+	seq_putc(m, '\n');
+	for (r = 0; r < bench_paired.res_rounds; r++) {
+		seq_printf(m, "round=%u", r);
+		for (j = 0; j < n; j++) {
+			ns = div_u64_rem(ps[r * n + j], 1000, &rem);
+			seq_printf(m, " %s=%llu.%03u",
+				   bench_engines[bench_paired.res_engines[j]].name,
+				   ns, rem);
+		}
+		seq_putc(m, '\n');
+	}
+	return 0;
+}
+
+/* End of paired mode. */
+
 static const struct bench_knob bench_knobs[] = {
 	{
 		.name = "prog", .mode = 0600,
@@ -1168,6 +1492,23 @@ static const struct bench_knob bench_knobs[] = {
 	}, {
 		.name = "eval", .mode = 0400,
 		.show = bench_show_eval,
+	}, {
+		.name = "round_engines", .mode = 0600,
+		.max_len = BENCH_ROUND_ENGINES_TEXT_MAX,
+		.show = bench_show_round_engines,
+		.store = bench_store_round_engines,
+	}, {
+		.name = "rounds", .mode = 0600,
+		.max_len = BENCH_WORD_TEXT_MAX,
+		.show = bench_show_u32, .store = bench_store_u32,
+		.val = &bench_paired.rounds, .min = 1, .max = BENCH_ROUNDS_MAX,
+	}, {
+		.name = "run_rounds", .mode = 0200,
+		.max_len = BENCH_WORD_TEXT_MAX,
+		.store = bench_store_run_rounds,
+	}, {
+		.name = "rounds_result", .mode = 0400,
+		.show = bench_show_rounds_result,
 	},
 };
 
@@ -1284,6 +1625,7 @@ static void __exit bench_exit(void)
 	bench_eval_reset();
 	mutex_unlock(&bench_lock);
 	kvfree(bench.prog);
+	kvfree(bench_paired.ps);
 }
 
 module_init(bench_init);

@@ -1,0 +1,139 @@
+#!/bin/sh
+# Host tests of the paired statistics (results/paired.c, mkratios) on
+# synthetic rounds: a known ratio recovered under a drifting machine speed,
+# the order-statistics CI, "no difference shown", malformed input.
+# usage: tests-paired.sh TOOLS_DIR      prints PASS:/FAIL: lines
+set -eu
+tools=$1
+TEST_PREFIX="results: paired: "
+# shellcheck source=bench/host/testlib.sh
+. "$(dirname "$0")/../bench/host/testlib.sh"
+mkratios=$tools/mkratios
+
+# rounds FILTER SKBS PLACEMENT N A_FACTOR DRIFT_FROM DRIFT_TO NOISE [SEED]:
+# N rounds of engines old and new, old = A_FACTOR x new, both multiplied by
+# a machine-speed factor drifting linearly DRIFT_FROM -> DRIFT_TO across the
+# rounds and by independent noise of +-NOISE (fraction, LCG-made).
+rounds() {
+	awk -v f="$1" -v s="$2" -v p="$3" -v n="$4" -v a="$5" -v d0="$6" \
+		-v d1="$7" -v noise="$8" -v seed="${9:-1}" '
+	function rnd() { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648 }
+	BEGIN {
+		printf "paired filter=%s packet=pkt skbs=%s placement=%s engines=old,new rounds=%d order=rotate verdict=1 calls=1024,512 jited=0,0 insns=24,144\n", f, s, p, n
+		for (r = 0; r < n; r++) {
+			m = d0 + (d1 - d0) * (n > 1 ? r / (n - 1) : 0)
+			old = 20 * a * m * (1 + noise * (2 * rnd() - 1))
+			new = 20 * m * (1 + noise * (2 * rnd() - 1))
+			printf "paired filter=%s packet=pkt skbs=%s placement=%s round=%d old=%.3f new=%.3f\n", f, s, p, r, old, new
+		}
+	}'
+}
+# field CSV ROWMATCH COLUMN: COLUMN of the first row whose pair (or
+# engine) column is ROWMATCH.
+field() {
+	awk -F, -v want="$2" -v col="$3" '
+	NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
+	$5 == want { print $(idx[col]); exit }' "$1"
+}
+near() { # VALUE WANT TOLERANCE_FRACTION
+	awk -v v="$1" -v w="$2" -v t="$3" 'BEGIN { d = v - w; if (d < 0) d = -d; exit !(v != "" && d <= t * w) }'
+}
+
+# 1. ratio 2.00 under a drift 1.0 -> 1.8, three placements of 30 rounds
+{ rounds fprog1 1 0 30 2.0 1.0 1.8 0.02 1
+  echo "tag=bench filter=fprog1 an unrelated line"
+  rounds fprog1 1 1 30 2.0 1.2 1.6 0.02 7
+  rounds fprog1 1 2 30 2.0 1.8 1.0 0.02 11; } > "$tmp/drift.txt"
+if "$mkratios" -a uml "$tmp/drift.txt" > "$tmp/drift.csv" 2> "$tmp/err"; then
+	r=$(field "$tmp/drift.csv" old/new ratio)
+	expect "drift 1.0->1.8: paired median old/new $r is 2.00 within 1%" near "$r" 2.0 0.01
+	expect "drift: rounds of all placements counted (90)" \
+		test "$(field "$tmp/drift.csv" old/new rounds)" = 90
+	expect "drift: CI level of 90 rounds is 95.0" \
+		test "$(field "$tmp/drift.csv" old/new ci_level)" = 95.0
+	expect "drift: CI half-width under 1%" \
+		awk -v h="$(field "$tmp/drift.csv" old/new halfwidth_pct)" 'BEGIN { exit !(h > 0 && h < 1) }'
+	expect "drift: verdict faster" test "$(field "$tmp/drift.csv" old/new verdict)" = faster
+	expect "drift: accel column" grep -q '^uml,fprog1,pkt,1,old/new,' "$tmp/drift.csv"
+	expect "drift: pairs whose engines did not run are left out" \
+		test "$(wc -l < "$tmp/drift.csv")" = 2
+else
+	fail "drift: mkratios failed: $(cat "$tmp/err")"
+fi
+# The same drift, engines measured one after the other (old during the
+# first half, new during the second), as unpaired runs do: the ratio of
+# the per-engine medians is off by far more than 1%.
+{ rounds fprog1 1 0 30 2.0 1.0 1.4 0.02 3 | sed 's/ new=[0-9.]*/ new=1/'
+  rounds fprog1 1 1 30 2.0 1.4 1.8 0.02 5 | sed 's/ old=[0-9.]*/ old=1/'; } > "$tmp/seq.txt"
+if "$mkratios" -A "$tmp/seq.txt" > "$tmp/seq.csv" 2> "$tmp/err"; then
+	# medians of the two halves: old's in placement 0, new's in placement 1
+	o=$(awk -F'[ =]' '/placement=0 round=/ { print $(NF - 2) }' "$tmp/seq.txt" | sort -n | awk '{ v[NR] = $1 } END { print (v[15] + v[16]) / 2 }')
+	n=$(awk -F'[ =]' '/placement=1 round=/ { print $NF }' "$tmp/seq.txt" | sort -n | awk '{ v[NR] = $1 } END { print (v[15] + v[16]) / 2 }')
+	expect "sequential: ratio of per-engine medians ($o / $n) is off by > 10%" \
+		awk -v o="$o" -v n="$n" 'BEGIN { r = o / n; exit !(r < 1.8 || r > 2.2) }'
+else
+	fail "sequential: mkratios -A failed: $(cat "$tmp/err")"
+fi
+
+# 2. equal engines, +-3% noise: the CI contains 1
+rounds fprog2 10000 0 40 1.0 1.0 1.5 0.03 17 > "$tmp/same.txt"
+if "$mkratios" "$tmp/same.txt" > "$tmp/same.csv" 2> "$tmp/err"; then
+	expect "equal engines: no difference shown" \
+		test "$(field "$tmp/same.csv" old/new verdict)" = "no difference shown"
+	expect "equal engines: ci_lo <= 1 <= ci_hi" awk -v lo="$(field "$tmp/same.csv" old/new ci_lo)" \
+		-v hi="$(field "$tmp/same.csv" old/new ci_hi)" 'BEGIN { exit !(lo <= 1 && hi >= 1) }'
+else
+	fail "equal engines: mkratios failed: $(cat "$tmp/err")"
+fi
+
+# 3. order statistics on known ratios 1..N (new = 10, old = 10 * k)
+known() { # N [START]
+	awk -v n="$1" 'BEGIN { for (r = 0; r < n; r++) printf "paired filter=f packet=p skbs=1 placement=0 round=%d new=10 old=%d\n", r, 10 * (n - r) }'
+}
+check_known() { # N MEDIAN LO HI LEVEL
+	known "$1" > "$tmp/k$1.txt"
+	if "$mkratios" -p old/new "$tmp/k$1.txt" > "$tmp/k$1.csv" 2> "$tmp/err"; then
+		got=$(awk -F, 'NR == 2 { print $6, $7, $8, $9 }' "$tmp/k$1.csv")
+		expect "n=$1: median, ci_lo, ci_hi, ci_level = $2 $3 $4 $5 (got $got)" \
+			test "$got" = "$2 $3 $4 $5"
+	else
+		fail "n=$1: mkratios failed: $(cat "$tmp/err")"
+	fi
+}
+check_known 5 3.0000 "" "" ""
+check_known 6 3.5000 1.0000 6.0000 96.8
+check_known 7 4.0000 1.0000 7.0000 98.4
+check_known 21 11.0000 6.0000 16.0000 97.3
+check_known 100 50.5000 40.0000 61.0000 95.0
+expect "n=5: no CI (fewer than 6 rounds)" grep -q ',no CI (fewer than 6 rounds)$' "$tmp/k5.csv"
+known 6 > "$tmp/inv.txt"
+expect "a pair is a list entry: new/old is the inverse" \
+	sh -c "'$mkratios' -p new/old '$tmp/inv.txt' | grep -q ',new/old,0.2917,'"
+# absolute medians: new is 10 in every round
+expect "-A: per-engine medians" \
+	sh -c "'$mkratios' -a icount -A '$tmp/inv.txt' | grep -q '^icount,f,p,1,new,10.000,10.000,10.000,96.8,6$'"
+
+# 4. malformed input: an error naming file and line, non-zero exit
+bad() { # NAME LINE MESSAGE_PART
+	{ known 6; echo "$2"; } > "$tmp/bad.txt"
+	if "$mkratios" "$tmp/bad.txt" > /dev/null 2> "$tmp/err"; then
+		fail "malformed: $1: accepted"
+	elif grep -q "bad.txt:7: .*$3" "$tmp/err"; then
+		pass "malformed: $1: refused with file:line and why"
+	else
+		fail "malformed: $1: message '$(cat "$tmp/err")' lacks 'bad.txt:7: ...$3'"
+	fi
+}
+bad "value not a number" "paired filter=f packet=p skbs=1 placement=1 round=0 new=abc old=1" "not a number"
+bad "negative value" "paired filter=f packet=p skbs=1 placement=1 round=0 new=-1 old=1" "not a number"
+bad "no placement" "paired filter=f packet=p skbs=1 round=0 new=1 old=1" "no placement"
+bad "duplicate round" "paired filter=f packet=p skbs=1 placement=0 round=3 new=1 old=1" "given twice"
+bad "one engine" "paired filter=f packet=p skbs=1 placement=1 round=0 new=1" "need 2"
+bad "other engines" "paired filter=f packet=p skbs=1 placement=1 round=0 new=1 jit=1" "not in the cell"
+bad "not key=value" "paired filter=f packet=p skbs=1 placement=1 round=0 new=1 old" "not key=value"
+bad "bad skbs" "paired filter=f packet=p skbs=x placement=1 round=0 new=1 old=1" "bad skbs"
+bad "round and engines" "paired filter=f packet=p skbs=1 placement=1 round=0 engines=a,b" "header"
+printf 'tag=bench something\n' > "$tmp/none.txt"
+expect "no paired lines: error" sh -c "! '$mkratios' '$tmp/none.txt' 2> /dev/null"
+expect "a requested pair no cell ran: error" sh -c "! '$mkratios' -p old/jit '$tmp/inv.txt' > /dev/null 2>&1"
+expect "bad pair syntax: error" sh -c "! '$mkratios' -p old '$tmp/inv.txt' > /dev/null 2>&1"
