@@ -51,7 +51,7 @@
 #define KNOBS		"/sys/kernel/debug/bpf_bench/"
 #define MAXINSNS	4096
 #define FRAME_MAX	1514
-#define MAX_ENGINES	3
+#define MAX_ENGINES	4
 /* fuzz: frames per program (fewer programs built and freed) */
 #define FUZZ_PACKETS	8
 
@@ -606,10 +606,10 @@ static int set_headlen(unsigned int h)
 			  (size_t)snprintf(buf, sizeof(buf), "%u", h));
 }
 
-static const char *const engine_name[MAX_ENGINES] = { "old", "new", "jit" };
+static const char *const engine_name[MAX_ENGINES] = { "old", "new", "jit", "oldjit" };
 static int have_engine[MAX_ENGINES];
 
-/* Read eval: the engines' values in old, new, jit order. */
+/* Read eval: the engines' values in old, new, jit, oldjit order. */
 static int eval(struct val v[MAX_ENGINES], char *line, size_t size)
 {
 	ssize_t n = pread(fd_eval, line, size - 1, 0);
@@ -686,8 +686,13 @@ static int classify(const struct prog *p, const struct packet *pk,
 	mn = model(p, &s, NEW, &fn);
 	f = fo | fn;
 
-	/* new and jit run the same converted program */
-	if (have_engine[2] && !same(&kv[1], &kv[2])) {
+	/*
+	 * new and jit run the same converted program; oldjit is 3.14's JIT
+	 * of what old checked and runs.
+	 */
+	if (have_engine[3] && !same(&kv[0], &kv[3])) {
+		why = "old and oldjit differ";
+	} else if (have_engine[2] && !same(&kv[1], &kv[2])) {
 		why = "new and jit differ";
 	} else if (mo.unknown || mn.unknown) {
 		/* The value is not predictable (cpu, pay_offset; random,

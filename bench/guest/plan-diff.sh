@@ -46,12 +46,18 @@ fi
 p() { for i in "$@"; do printf '{ %s },\n' "$i"; done; }
 # pkt NAME: the hex of a frame of filters/diff/packets.txt.
 pkt() { awk -v n="$1" '$1 == n { print $2; found = 1 } END { exit !found }' "$DIFF/packets.txt"; }
-# want LINE: LINE without the engines that are not built in (uml: no jit).
+# want LINE: LINE without the engines that are not built in (uml: no jit),
+# plus oldjit (3.14's JIT) with the value of old (3.14's interpreter).
 want() {
 	w=""
 	for tok in $1; do
 		if echo "$engines" | grep -qx "${tok%%=*}"; then w="$w${w:+ }$tok"; fi
 	done
+	if echo "$engines" | grep -qx oldjit; then
+		for tok in $1; do
+			case $tok in old=*) w="$w oldjit=${tok#old=}" ;; esac
+		done
+	fi
 	echo "$w"
 }
 # eval_of PROG PACKETHEX HEADLEN: the eval line, or why it could not be read.

@@ -36,8 +36,8 @@ struct packet {
 	unsigned int len;
 };
 
-static const char *const engines[] = { "old", "new", "jit" };
-#define NENGINES 3
+static const char *const engines[] = { "old", "new", "jit", "oldjit" };
+#define NENGINES 4
 
 static void die(const char *what, const char *path)
 {
@@ -165,7 +165,7 @@ static void read_results(const char *path, const struct packet *pk,
 		if (j == npk)
 			continue;
 		for (e = 0; e < NENGINES; e++) {
-			char key[8];
+			char key[16];
 			long long v;
 
 			snprintf(key, sizeof(key), "%s=", engines[e]);
