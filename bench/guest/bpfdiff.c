@@ -1221,9 +1221,10 @@ static void summary(const char *what, double secs)
 	for (d = 0; d < D_NR; d++)
 		if (st.doc_rows[d])
 			printf(" %s:%llu", dname[d], st.doc_rows[d]);
-	printf(", %llu unexplained; engines:%s%s%s; %.1f s\n",
+	printf(", %llu unexplained; engines:%s%s%s%s; %.1f s\n",
 	       st.unexplained, have_engine[0] ? " old" : "",
 	       have_engine[1] ? " new" : "", have_engine[2] ? " jit" : "",
+	       have_engine[3] ? " oldjit" : "",
 	       secs);
 }
 
