@@ -54,6 +54,19 @@ for e in $engines; do
 	done
 done
 
+# The JIT images of the filters, as hex bytes; the host disassembles them
+# (bench/host/disasm-images.sh): every engine the registry marks jited.
+for e in $engines; do
+	[ "$(engine_attr "$e" jited 0)" = 1 ] || continue
+	for f in $filters; do
+		if ! { set_knob engine "$e" && set_knob_file prog "/bench/filters/$f.dd"; }; then
+			say "image: $e $f: prog not accepted"
+			exit 1
+		fi
+		cat "$KNOBS/image" > "$out/image-$e-$f.hex"
+	done
+done
+
 # Cross-check: test_bpf's 100-byte packet through our harness and through
 # the tree's own timer, interpreter and JIT.  fprog1 is test #33's program
 # and testbpf34wrap test #34's (filters/README.md).

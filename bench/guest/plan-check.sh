@@ -63,6 +63,19 @@ for e in $engines; do
 	line=$(run_cell "$e" fprog1 tcp22-payload 1) || line=""
 	check "guest: engine $e reports jited=$want" sh -c "echo '$line' | grep -q ' jited=$want '"
 done
+# oldjit: "ld hatype; ret a" was left to the interpreter by 3.14's JIT
+# (and ends with 0 without skb->dev): it runs, says so, returns 0.
+if grep -qx oldjit "$KNOBS/engines"; then
+	set_knob prog "{ 0x20, 0, 0, 0xfffff01c },
+{ 0x16, 0, 0, 0 },"
+	set_knob_file packet "$FILTERS/packets/tcp22-payload.hex"
+	set_knob engine oldjit
+	set_knob expect 0
+	set_knob skbs 1
+	if set_knob run 1; then line=$(cat "$KNOBS/result"); else line=""; fi
+	check "guest: oldjit falls back to sk_run_filter() for ld hatype ($line)" \
+		sh -c "echo '$line' | grep -q ' verdict=0 jited=0 .* fallback=1 '"
+fi
 
 # A wrong expected verdict fails the run and clears the result.
 set_knob_file prog "$FILTERS/fprog1.dd"

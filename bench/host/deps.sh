@@ -7,7 +7,7 @@ set -eu
 
 common="linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev
 	cpio gzip xz-utils ccache qemu-system-x86 busybox-static tcpdump perl
-	linux-perf libseccomp-dev gnuplot-nox"
+	linux-perf libseccomp-dev gnuplot-nox xxd"
 case "${1:-bench}" in
 bench) want="$common" ;;
 check) want="$common shellcheck libpcap-dev" ;;

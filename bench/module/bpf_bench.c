@@ -17,6 +17,7 @@
 
 #include <linux/bits.h>
 #include <linux/bpf.h>
+#include <linux/bpf_classic.h>
 #include <linux/compiler.h>
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
@@ -61,6 +62,7 @@ enum {
 	BENCH_ENGINE_OLD,
 	BENCH_ENGINE_NEW,
 	BENCH_ENGINE_JIT,
+	BENCH_ENGINE_OLDJIT,
 	BENCH_NR_ENGINES
 };
 
@@ -97,6 +99,8 @@ struct bench_run {
 	const void *arg;		/* first argument of every call */
 	struct bpf_prog *prog;		/* new, jit */
 	struct sock_filter *insns;	/* old */
+	struct bench_oldjit *oldjit;	/* oldjit */
+	bool fallback;			/* oldjit: not compiled */
 	u32 bad_ret;			/* first mismatch of the last loop */
 	u32 bad_idx;			/* and the skb it was returned for */
 	u32 jited;
@@ -122,6 +126,7 @@ struct bench_result {
 	u32 len;
 	u32 image_bytes;
 	unsigned long image;
+	const char *fallback;		/* oldjit: "0" or "1", else NULL */
 };
 
 static DEFINE_MUTEX(bench_lock);
@@ -341,6 +346,73 @@ static u64 bench_old_loop(struct bench_run *r, u64 n)
 }
 #endif
 
+#if IS_ENABLED(CONFIG_BPF_CLASSIC_JIT)
+/*
+ * oldjit: the revived 3.14 x86-64 JIT.  Laid out like 3.14's struct
+ * sk_filter, and called like its SK_RUN_FILTER(): bpf_func(skb, insns),
+ * where bpf_func is sk_run_filter() for a program the JIT did not compile.
+ */
+struct bench_oldjit {
+	struct bpf_classic_jit jit;
+	struct sock_filter insns[];
+};
+
+static int bench_oldjit_prepare(struct bench_run *r)
+{
+	struct bench_oldjit *o;
+	int err;
+
+	o = kmalloc(struct_size(o, insns, bench.prog_len), GFP_KERNEL);
+	if (!o)
+		return -ENOMEM;
+	memcpy(o->insns, bench.prog, bench.prog_len * sizeof(o->insns[0]));
+	err = sk_chk_filter(o->insns, bench.prog_len);
+	if (err) {
+		pr_warn("run: oldjit: sk_chk_filter() failed: %d\n", err);
+		goto err;
+	}
+	err = bpf_classic_jit_compile(o->insns, bench.prog_len, &o->jit);
+	if (err == -EOPNOTSUPP) {
+		/* 3.14 ran such a program on the interpreter: so do we */
+		pr_info("run: oldjit: the 3.14 JIT did not compile the program, running it on sk_run_filter() as 3.14 did\n");
+		r->fallback = true;
+	} else if (err) {
+		pr_warn("run: oldjit: bpf_classic_jit_compile() failed: %d\n",
+			err);
+		goto err;
+	}
+	r->oldjit = o;
+	r->arg = o;
+	r->len = bench.prog_len;
+	r->jited = !r->fallback;
+	r->image_bytes = o->jit.len;
+	r->image = r->fallback ? 0 : (unsigned long)o->jit.bpf_func;
+	return 0;
+err:
+	kfree(o);
+	return err;
+}
+
+static void bench_oldjit_destroy(struct bench_run *r)
+{
+	bpf_classic_jit_free(&r->oldjit->jit);
+	kfree(r->oldjit);
+}
+
+static __always_inline u32 bench_oldjit_call(const void *arg,
+					     const struct sk_buff *skb)
+{
+	const struct bench_oldjit *o = arg;
+
+	return o->jit.bpf_func(skb, o->insns);
+}
+
+static u64 bench_oldjit_loop(struct bench_run *r, u64 n)
+{
+	return bench_loop(r, n, bench_oldjit_call);
+}
+#endif
+
 static const struct bench_engine bench_engines[] = {
 	[BENCH_ENGINE_BASELINE] = {
 		.name = "baseline",
@@ -375,6 +447,16 @@ static const struct bench_engine bench_engines[] = {
 		.destroy = bench_prog_destroy,
 		.loop = bench_prog_loop,
 		.call = bench_prog_call,
+#endif
+	},
+	[BENCH_ENGINE_OLDJIT] = {
+		.name = "oldjit",
+		.needs = "CONFIG_BPF_CLASSIC_JIT=y",
+#if IS_ENABLED(CONFIG_BPF_CLASSIC_JIT)
+		.prepare = bench_oldjit_prepare,
+		.destroy = bench_oldjit_destroy,
+		.loop = bench_oldjit_loop,
+		.call = bench_oldjit_call,
 #endif
 	},
 };
@@ -620,6 +702,8 @@ static int bench_run_cell(void)
 	bench.result.len = r.len;
 	bench.result.image_bytes = r.image_bytes;
 	bench.result.image = r.image;
+	bench.result.fallback = e == &bench_engines[BENCH_ENGINE_OLDJIT] ?
+				(r.fallback ? "1" : "0") : NULL;
 	bench.result_valid = true;
 out:
 	if (err == -EINTR)
@@ -1058,8 +1142,29 @@ static int bench_show_result(const struct bench_knob *k, struct seq_file *m)
 	if (res->image_bytes)
 		seq_printf(m, " image_start=0x%016lx image_end=0x%016lx",
 			   res->image, res->image + res->image_bytes);
+	/* oldjit: 1 if the program ran on sk_run_filter(), as 3.14 fell back */
+	if (res->fallback)
+		seq_printf(m, " fallback=%s", res->fallback);
 	seq_puts(m, " clock=ktime\n");
 	return 0;
+}
+
+/*
+ * eval's (and image's) program for engine @i, built at the first use after
+ * a prog write; bench.eval_err[@i] says whether that worked.
+ */
+static struct bench_run *bench_eval_prepare(size_t i)
+{
+	struct bench_run *r = &bench.eval_run[i];
+
+	lockdep_assert_held(&bench_lock);
+	if (!bench.eval_built[i]) {
+		*r = (struct bench_run){ .engine = &bench_engines[i] };
+		bench.eval_err[i] = bench_engines[i].prepare(r);
+		/* Out of memory is not the program's fault: retry. */
+		bench.eval_built[i] = bench.eval_err[i] != -ENOMEM;
+	}
+	return r;
 }
 
 /*
@@ -1094,13 +1199,7 @@ static int bench_show_eval(const struct bench_knob *k, struct seq_file *m)
 		e = &bench_engines[i];
 		if (!e->call)
 			continue;
-		r = &bench.eval_run[i];
-		if (!bench.eval_built[i]) {
-			*r = (struct bench_run){ .engine = e };
-			bench.eval_err[i] = e->prepare(r);
-			/* Out of memory is not the program's fault: retry. */
-			bench.eval_built[i] = bench.eval_err[i] != -ENOMEM;
-		}
+		r = bench_eval_prepare(i);
 		if (bench.eval_err[i]) {
 			seq_printf(m, "%s%s=%d", sep, e->name, bench.eval_err[i]);
 		} else {
@@ -1440,6 +1539,37 @@ static int bench_show_rounds_result(const struct bench_knob *k,
 
 /* End of paired mode. */
 
+/*
+ * image: the JIT image the current engine runs for the current program,
+ * as hex bytes, 16 a line; empty for a program that is not JITed (engines
+ * old and new, or an oldjit fallback).  The program is eval's.
+ */
+static int bench_show_image(const struct bench_knob *k, struct seq_file *m)
+{
+	size_t i = bench.engine - bench_engines;
+	const struct bench_run *r;
+	const u8 *image;
+	u32 off, n;
+
+	if (!bench.prog_len) {
+		pr_warn("image: set prog first\n");
+		return -EINVAL;
+	}
+	if (!bench.engine->call) {
+		pr_warn("image: engine %s runs no program\n", bench.engine->name);
+		return -EINVAL;
+	}
+	r = bench_eval_prepare(i);
+	if (bench.eval_err[i])
+		return bench.eval_err[i];
+	image = (const u8 *)r->image;
+	for (off = 0; off < r->image_bytes; off += n) {
+		n = min_t(u32, r->image_bytes - off, 16);
+		seq_printf(m, "%*ph\n", n, image + off);
+	}
+	return 0;
+}
+
 static const struct bench_knob bench_knobs[] = {
 	{
 		.name = "prog", .mode = 0600,
@@ -1509,6 +1639,9 @@ static const struct bench_knob bench_knobs[] = {
 	}, {
 		.name = "rounds_result", .mode = 0400,
 		.show = bench_show_rounds_result,
+	}, {
+		.name = "image", .mode = 0400,
+		.show = bench_show_image,
 	},
 };
 
