@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bpfdiff - differential test of the classic BPF engines of bpf_bench.ko:
- * old (the revived 3.14 interpreter), new (6.1 eBPF interpreter) and jit.
+ * old (the revived 3.14 interpreter), new (6.1 eBPF interpreter), jit and
+ * new2014 (the 6.1 interpreter on the program as v3.15 converted it).
  *
  *   bpfdiff run PROGS PACKETS OUT [HEADLEN...]
  *	For every program of PROGS (a "# name" line, then tcpdump -dd lines;
@@ -51,7 +52,7 @@
 #define KNOBS		"/sys/kernel/debug/bpf_bench/"
 #define MAXINSNS	4096
 #define FRAME_MAX	1514
-#define MAX_ENGINES	3
+#define MAX_ENGINES	4
 /* fuzz: frames per program (fewer programs built and freed) */
 #define FUZZ_PACKETS	8
 
@@ -201,7 +202,8 @@ static uint32_t rndn(uint32_t n)
 
 /* --- the model: checkers ------------------------------------------------ */
 
-enum { OLD, NEW };
+/* NEW2014: the checker and results of NEW, the packet loads of OLD. */
+enum { OLD, NEW, NEW2014 };
 
 static int code_ok(unsigned int c)
 {
@@ -249,11 +251,11 @@ static int anc_ok(uint32_t anc, int mode, unsigned int *flags)
 		return 1;
 	if (anc == AD_RANDOM) {
 		*flags |= D3_RANDOM;
-		return mode == NEW;
+		return mode != OLD;
 	}
 	if (anc == AD_VLAN_TPID) {
 		*flags |= D4_VLAN_TPID;
-		return mode == NEW;
+		return mode != OLD;
 	}
 	return 0;
 }
@@ -280,7 +282,7 @@ static int check(const struct insn *f, unsigned int n, int mode,
 		    c == (BPF_ALU | BPF_RSH | BPF_K)) {
 			if (k >= 32) {
 				*flags |= D1_SHIFT_K;
-				if (mode == NEW)
+				if (mode != OLD)
 					return -EINVAL;
 			}
 		}
@@ -355,7 +357,7 @@ static int load(const struct skb *s, int32_t off, unsigned int size,
 	/* 3.14 reads SKF_NET_OFF/SKF_LL_OFF only in the linear area. */
 	if (off < 0 && o + size > s->lin) {
 		*flags |= D13_NEG_PAGED;
-		if (mode == OLD)
+		if (mode != NEW)
 			return -1;
 	}
 	*v = 0;
@@ -606,10 +608,12 @@ static int set_headlen(unsigned int h)
 			  (size_t)snprintf(buf, sizeof(buf), "%u", h));
 }
 
-static const char *const engine_name[MAX_ENGINES] = { "old", "new", "jit" };
+static const char *const engine_name[MAX_ENGINES] = {
+	"old", "new", "jit", "new2014"
+};
 static int have_engine[MAX_ENGINES];
 
-/* Read eval: the engines' values in old, new, jit order. */
+/* Read eval: the engines' values in old, new, jit, new2014 order. */
 static int eval(struct val v[MAX_ENGINES], char *line, size_t size)
 {
 	ssize_t n = pread(fd_eval, line, size - 1, 0);
@@ -671,8 +675,8 @@ static int classify(const struct prog *p, const struct packet *pk,
 		    const char *line)
 {
 	struct skb s = { pk->b, pk->len, pk->len, 0 };
-	unsigned int fo = 0, fn = 0, f;
-	struct val mo, mn;
+	unsigned int fo = 0, fn = 0, f2 = 0, f;
+	struct val mo, mn, m2 = { 0 };
 	const char *why = NULL;
 	int cls, e, d;
 	char a[16], b[16];
@@ -684,25 +688,32 @@ static int classify(const struct prog *p, const struct packet *pk,
 		s.proto = 0x0004;	/* ETH_P_802_2 */
 	mo = model(p, &s, OLD, &fo);
 	mn = model(p, &s, NEW, &fn);
-	f = fo | fn;
+	if (have_engine[3])
+		m2 = model(p, &s, NEW2014, &f2);
+	f = fo | fn | f2;
 
 	/* new and jit run the same converted program */
 	if (have_engine[2] && !same(&kv[1], &kv[2])) {
 		why = "new and jit differ";
+	} else if (have_engine[3] &&
+		   (m2.unknown ? kv[3].err != m2.err : !same(&kv[3], &m2))) {
+		why = "new2014 not as modelled";
 	} else if (mo.unknown || mn.unknown) {
 		/* The value is not predictable (cpu, pay_offset; random,
 		 * where new and jit draw different numbers): check the
 		 * checkers, and that old and new agree otherwise. */
 		if (kv[0].err != mo.err || kv[1].err != mn.err)
 			why = "checker result not as modelled";
-		else if (!(f & D3_RANDOM) && !same(&kv[0], &kv[1]))
-			why = "old and new differ on an unmodelled load";
+		else if (!(f & D3_RANDOM) && (!same(&kv[0], &kv[1]) ||
+			 (have_engine[3] && !same(&kv[1], &kv[3]))))
+			why = "old, new and new2014 differ on an unmodelled load";
 	} else if (!same(&kv[0], &mo) || !same(&kv[1], &mn)) {
 		why = "not as modelled";
 	}
 	if (why)
 		cls = 2;
-	else if (same(&kv[0], &kv[1]) && !(f & D3_RANDOM))
+	else if (same(&kv[0], &kv[1]) && !(f & D3_RANDOM) &&
+		 (!have_engine[3] || same(&kv[1], &kv[3])))
 		cls = 0;
 	else
 		cls = 1;
@@ -1216,10 +1227,10 @@ static void summary(const char *what, double secs)
 	for (d = 0; d < D_NR; d++)
 		if (st.doc_rows[d])
 			printf(" %s:%llu", dname[d], st.doc_rows[d]);
-	printf(", %llu unexplained; engines:%s%s%s; %.1f s\n",
+	printf(", %llu unexplained; engines:%s%s%s%s; %.1f s\n",
 	       st.unexplained, have_engine[0] ? " old" : "",
 	       have_engine[1] ? " new" : "", have_engine[2] ? " jit" : "",
-	       secs);
+	       have_engine[3] ? " new2014" : "", secs);
 }
 
 static uint64_t parse_u64(const char *s)
