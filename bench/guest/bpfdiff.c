@@ -203,7 +203,12 @@ static uint32_t rndn(uint32_t n)
 
 /* --- the model: checkers ------------------------------------------------ */
 
-enum { OLD, NEW };
+/*
+ * OLD: 3.14, NEW: 6.1; NEW2014 (semantics only): 6.1, except that packet
+ * loads at negative offsets read the linear area only, as v3.15's
+ * load_pointer() did (engine new2014).
+ */
+enum { OLD, NEW, NEW2014 };
 
 static int code_ok(unsigned int c)
 {
@@ -357,7 +362,7 @@ static int load(const struct skb *s, int32_t off, unsigned int size,
 	/* 3.14 reads SKF_NET_OFF/SKF_LL_OFF only in the linear area. */
 	if (off < 0 && o + size > s->lin) {
 		*flags |= D13_NEG_PAGED;
-		if (mode == OLD)
+		if (mode != NEW)
 			return -1;
 	}
 	*v = 0;
@@ -636,7 +641,11 @@ static int nengines;
 
 static int version_mode(const struct reg_rec *rec, const char *key)
 {
-	return strcmp(reg_get_or(rec, key, "6.1"), "3.14") ? NEW : OLD;
+	const char *v = reg_get_or(rec, key, "6.1");
+
+	if (!strcmp(v, "3.14"))
+		return OLD;
+	return strcmp(v, "2014") ? NEW : NEW2014;
 }
 
 static int engine_index(const char *name)

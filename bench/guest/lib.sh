@@ -296,11 +296,23 @@ engine_profiles() {
 }
 
 # spec_value SPEC VERSION: the value SPEC ("3.14=V 6.1=V" or "all=V")
-# gives engines of VERSION.
+# gives engines of VERSION; a version SPEC does not name (2014: new2014's
+# semantics, 6.1 but for negative-offset loads) takes the 6.1 value.  A
+# token naming an engine itself ("new2014=1") is a documented exception
+# for that engine (engine_exception).
 spec_value() {
 	for tok in $1; do
 		case "${tok%%=*}" in "$2" | all) echo "${tok#*=}"; return ;; esac
 	done
+	[ "$2" = 6.1 ] || spec_value "$1" 6.1
+}
+
+# engine_exception SPEC ENGINE: the value SPEC names ENGINE with, if any.
+engine_exception() {
+	for tok in $1; do
+		[ "${tok%%=*}" = "$2" ] && { echo "${tok#*=}"; return; }
+	done
+	return 0
 }
 
 # want_eval SPEC PROFILES: the eval line ("old=V new=V ...") that SPEC
@@ -311,8 +323,11 @@ want_eval() {
 	w=""
 	while read -r e c s; do
 		[ -n "$e" ] || continue
-		v=$(spec_value "$1" "$c")
-		case "$v" in -*) ;; *) v=$(spec_value "$1" "$s") ;; esac
+		v=$(engine_exception "$1" "$e")
+		if [ -z "$v" ]; then
+			v=$(spec_value "$1" "$c")
+			case "$v" in -*) ;; *) v=$(spec_value "$1" "$s") ;; esac
+		fi
 		w="$w${w:+ }$e=$v"
 	done <<W
 $2

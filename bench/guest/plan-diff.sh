@@ -140,12 +140,12 @@ fi
 neg="$(p "0x30, 0, 0, 0xfff00032" "0x06, 0, 0, 1")"
 t_eval "#13 ldb [SKF_NET_OFF+50], linear: both read it" "$neg" udp-dhcp 0 "all=1"
 t_eval "#13 ldb [SKF_NET_OFF+50] beyond headlen: 3.14 ends with 0, 6.1 reads the page" \
-	"$neg" udp-dhcp 34 "3.14=0 6.1=1"
+	"$neg" udp-dhcp 34 "3.14=0 6.1=1 2014=0"
 far=$(awk 'BEGIN { print "{ 0x5, 0, 0, 0x00000960 },"
 	for (i = 0; i < 2400; i++) print "{ 0x28, 0, 0, 0x00000002 },"
 	print "{ 0x6, 0, 0, 0x00000001 }," }')
 t_eval "#14 ja over 2400 ldh [2]: converted jump too far for 6.1" "$far" $syn 0 \
-	"3.14=1 6.1=-22"
+	"3.14=1 6.1=-22 new2014=1"
 if [ "$(cat "$KNOBS/prog")" = "$far" ]; then
 	pass "guest: diff: #15 the program is unchanged after 3.14's checker rewrote its copy"
 else

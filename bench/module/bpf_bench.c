@@ -63,6 +63,7 @@ enum {
 	BENCH_ENGINE_NEW,
 	BENCH_ENGINE_JIT,
 	BENCH_ENGINE_OLDJIT,
+	BENCH_ENGINE_NEW2014,
 	BENCH_NR_ENGINES
 };
 
@@ -77,6 +78,10 @@ enum {
  *	calls returned something else than the run's @expect
  * @call: one call of what @prepare built (for the eval knob; NULL for
  *	baseline, which runs no program)
+ * @count: one call on @skb through a copy of the engine's virtual machine
+ *	that counts the VM instructions it executes (classic ones for old,
+ *	eBPF ones for the others; jit counts its program interpreted);
+ *	sets *@ret and *@insns, returns 0 or a negative errno (may be NULL)
  *
  * An engine that is not built in has a NULL @loop.
  */
@@ -87,6 +92,8 @@ struct bench_engine {
 	void (*destroy)(struct bench_run *r);
 	u64 (*loop)(struct bench_run *r, u64 n);
 	u32 (*call)(const void *arg, const struct sk_buff *skb);
+	int (*count)(const struct bench_run *r, const struct sk_buff *skb,
+		     u32 *ret, u64 *insns);
 };
 
 /* One run of the configured cell. */
@@ -127,6 +134,8 @@ struct bench_result {
 	u32 image_bytes;
 	unsigned long image;
 	const char *fallback;		/* oldjit: "0" or "1", else NULL */
+	u64 vm_insns;
+	bool vm_insns_valid;
 };
 
 static DEFINE_MUTEX(bench_lock);
@@ -344,6 +353,77 @@ static u64 bench_old_loop(struct bench_run *r, u64 n)
 {
 	return bench_loop(r, n, bench_old_call);
 }
+
+static int bench_old_count(const struct bench_run *r,
+			   const struct sk_buff *skb, u32 *ret, u64 *insns)
+{
+	preempt_disable();
+	*ret = sk_run_filter_count(skb, r->insns, insns);
+	preempt_enable();
+	return 0;
+}
+#endif
+
+#if IS_ENABLED(CONFIG_BPF_CONVERT_2014)
+/*
+ * new2014: the 6.1 interpreter on the program as the v3.15 conversion
+ * emitted it, with LD_ABS and LD_IND executed inside the interpreter.
+ */
+static int bench_new2014_prepare(struct bench_run *r)
+{
+	struct sock_fprog_kern fprog = {
+		.len = bench.prog_len,
+		.filter = bench.prog,
+	};
+	struct bpf_prog *prog;
+	int err;
+
+	err = bpf_prog_create_2014(&prog, &fprog);
+	if (err) {
+		pr_warn("run: new2014: bpf_prog_create_2014() failed: %d\n",
+			err);
+		return err;
+	}
+	r->prog = prog;
+	r->arg = prog;
+	r->len = prog->len;
+	return 0;
+}
+
+/* new, new2014: the counting copy of the interpreter the program runs on. */
+static int bench_prog_count(const struct bench_run *r,
+			    const struct sk_buff *skb, u32 *ret, u64 *insns)
+{
+	int err;
+
+	preempt_disable();
+	err = bpf_prog_run_count(r->prog, skb, ret, insns);
+	preempt_enable();
+	return err;
+}
+
+#if IS_ENABLED(CONFIG_BPF_JIT)
+/* jit: the JIT compiles the very program new interprets; count that one. */
+static int bench_jit_count(const struct bench_run *r,
+			   const struct sk_buff *skb, u32 *ret, u64 *insns)
+{
+	struct bpf_prog *prog;
+	int err;
+
+	err = bench_prog_create(bench.prog, bench.prog_len, false, &prog);
+	if (err)
+		return err;
+	if (prog->jited) {
+		err = -ENOTSUPP;
+	} else {
+		preempt_disable();
+		err = bpf_prog_run_count(prog, skb, ret, insns);
+		preempt_enable();
+	}
+	bpf_prog_destroy(prog);
+	return err;
+}
+#endif
 #endif
 
 #if IS_ENABLED(CONFIG_BPF_CLASSIC_JIT)
@@ -427,6 +507,7 @@ static const struct bench_engine bench_engines[] = {
 		.destroy = bench_old_destroy,
 		.loop = bench_old_loop,
 		.call = bench_old_call,
+		.count = bench_old_count,
 #endif
 	},
 	[BENCH_ENGINE_NEW] = {
@@ -437,6 +518,9 @@ static const struct bench_engine bench_engines[] = {
 		.destroy = bench_prog_destroy,
 		.loop = bench_prog_loop,
 		.call = bench_prog_call,
+#if IS_ENABLED(CONFIG_BPF_CONVERT_2014)
+		.count = bench_prog_count,
+#endif
 #endif
 	},
 	[BENCH_ENGINE_JIT] = {
@@ -447,6 +531,20 @@ static const struct bench_engine bench_engines[] = {
 		.destroy = bench_prog_destroy,
 		.loop = bench_prog_loop,
 		.call = bench_prog_call,
+#if IS_ENABLED(CONFIG_BPF_CONVERT_2014)
+		.count = bench_jit_count,
+#endif
+#endif
+	},
+	[BENCH_ENGINE_NEW2014] = {
+		.name = "new2014",
+		.needs = "CONFIG_BPF_CONVERT_2014=y",
+#if IS_ENABLED(CONFIG_BPF_CONVERT_2014)
+		.prepare = bench_new2014_prepare,
+		.destroy = bench_prog_destroy,
+		.loop = bench_prog_loop,
+		.call = bench_prog_call,
+		.count = bench_prog_count,
 #endif
 	},
 	[BENCH_ENGINE_OLDJIT] = {
@@ -457,6 +555,8 @@ static const struct bench_engine bench_engines[] = {
 		.destroy = bench_oldjit_destroy,
 		.loop = bench_oldjit_loop,
 		.call = bench_oldjit_call,
+		/* the JIT runs the very classic program old interprets */
+		.count = bench_old_count,
 #endif
 	},
 };
@@ -601,6 +701,34 @@ static void bench_stats(u64 *ps, u32 cnt, struct bench_result *res)
 	res->ci_hi_ps = l ? ps[cnt - l] : 0;
 }
 
+/*
+ * VM instructions of one call: the engine's counting VM on the run's first
+ * skb (all of them are copies of one packet), whose verdict must be the
+ * expected one too.
+ */
+static int bench_count(struct bench_run *r, u64 *insns)
+{
+	const struct bench_engine *e = r->engine;
+	u32 ret;
+	int err;
+
+	if (!e->count)
+		return 0;
+	*insns = 0;
+	err = e->count(r, r->skbs[0], &ret, insns);
+	if (err) {
+		pr_warn("run: %s: counting VM instructions failed: %d\n",
+			e->name, err);
+		return err;
+	}
+	if (ret != r->expect) {
+		pr_warn("run: %s: the counting VM returned %u (0x%x), expected %u (0x%x)\n",
+			e->name, ret, ret, r->expect, r->expect);
+		return -EBADE;
+	}
+	return 0;
+}
+
 static int bench_run_cell(void)
 {
 	const struct bench_engine *e = bench.engine;
@@ -611,7 +739,7 @@ static int bench_run_cell(void)
 	};
 	u64 target = (u64)bench.sample_us * NSEC_PER_USEC;
 	bool prepared = false;
-	u64 *ps, n, ns;
+	u64 *ps, n, ns, vm_insns = 0;
 	u32 i;
 	int err;
 
@@ -660,6 +788,10 @@ static int bench_run_cell(void)
 	if (err)
 		goto out;
 
+	err = bench_count(&r, &vm_insns);
+	if (err)
+		goto out;
+
 	/* Calibrate: the first power of two of calls lasting >= sample_us. */
 	for (n = 1; ; n <<= 1) {
 		cond_resched();
@@ -704,6 +836,8 @@ static int bench_run_cell(void)
 	bench.result.image = r.image;
 	bench.result.fallback = e == &bench_engines[BENCH_ENGINE_OLDJIT] ?
 				(r.fallback ? "1" : "0") : NULL;
+	bench.result.vm_insns = vm_insns;
+	bench.result.vm_insns_valid = !!e->count;
 	bench.result_valid = true;
 out:
 	if (err == -EINTR)
@@ -1145,6 +1279,8 @@ static int bench_show_result(const struct bench_knob *k, struct seq_file *m)
 	/* oldjit: 1 if the program ran on sk_run_filter(), as 3.14 fell back */
 	if (res->fallback)
 		seq_printf(m, " fallback=%s", res->fallback);
+	if (res->vm_insns_valid)
+		seq_printf(m, " vm_insns=%llu", res->vm_insns);
 	seq_puts(m, " clock=ktime\n");
 	return 0;
 }
