@@ -359,7 +359,9 @@ static void claim_branch_misses(const char *accel)
 	if (!has_col(&csv, "branch_misses") || !o || !n ||
 	    (bo = atof(get(o, "branch_misses"))) <= 0 ||
 	    (bn = atof(get(n, "branch_misses"))) <= 0) {
-		printf("ours: -                  not measurable here: no PMU\n");
+		printf("ours: -                  not measurable here: %s\n",
+		       (o && n) || !has_col(&csv, "branch_misses") ?
+		       "no PMU" : "no perf stat of old and new");
 		return;
 	}
 	printf("ours: old/new %.2fx       %s (perf stat, fprog #2 cache-hit, no CI)\n",

@@ -87,6 +87,18 @@ expect "csv takes test_bpf's 100-byte figure" \
 expect "csv maps jited:1 to engine jit" grep -q ',test_bpf,jit,testbpf34,testbpf100,.*,194,194,194,' "$run/results.csv"
 
 "$tools/mktable" "$run/results.csv" > "$run/table.txt"
+expect "claims: branch-misses not measurable without a PMU (tcg), never blank" \
+	grep -q '^  perf stat: drastic difference in branch-misses .* not measurable here: no PMU$' "$run/table.txt"
+# icount with branch-miss counts for old and new: 25000 vs 5000, 5x
+sed 's/^25000,,branch-misses/5000,,branch-misses/' "$run/icount/perf/bench-old-fprog2-tcp22-payload-skbs1.stat" \
+	> "$run/icount/perf/bench-new-fprog2-tcp22-payload-skbs1.stat"
+"$tools/mkcsv" "$run" > "$tmp/pmu.csv"
+"$tools/mktable" "$tmp/pmu.csv" > "$tmp/pmu.txt"
+expect "claims: branch-misses old/new from perf stat where counted (5x: holds)" \
+	grep -q '^  perf stat: drastic difference in branch-misses .* ours: old/new 5.00x .*holds' "$tmp/pmu.txt"
+rm "$run/icount/perf/bench-new-fprog2-tcp22-payload-skbs1.stat"
+expect "claims: no paired rounds: the new/old claims are not measurable, not blank" \
+	grep -q '^  new faster than old, fprog #1 cache-hit .* 2014: 2.9x .* not measurable (no paired old/new cell)$' "$run/table.txt"
 expect "csv: perf stat task-clock and 'not supported' counters" \
 	grep -q '^test,tcg,emulated,bench,old,fprog2,.*,812.50,not supported,not supported,not supported,not supported,not supported,,190.000,194.000,97.3,,,tsc\(,\|$\)' "$run/results.csv"
 expect "csv: perf stat counted branches" \
