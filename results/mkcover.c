@@ -534,7 +534,15 @@ int main(int argc, char **argv)
 		"Each figure is a median with its 95%% confidence interval (order\n"
 		"statistics over the samples, or over 11 placements of each cell on\n"
 		"hardware); a ratio marked '*' means the two engines' intervals do not\n"
-		"overlap, '~' that they do.\n\n");
+		"overlap, '~' that they do.\n\n"
+		"The ratios to quote are the paired ones: all engines measured in\n"
+		"interleaved rounds on the same skbs, each round giving one time\n"
+		"ratio, reported as the median of those ratios with its 95%%\n"
+		"confidence interval (\"no difference shown\" when it contains 1.00);\n"
+		"a shared machine's changing speed cancels in each round.  The\n"
+		"tables end with the claims of the 2014 commit message re-tested,\n"
+		"one line per claim and accelerator: the 2014 figure, ours, and\n"
+		"holds / reversed / no difference shown / not measurable.\n\n");
 	fprintf(out,
 		"Results of run %s (results/%s/table.txt): median per call, in ns\n"
 		"where timed and in guest instructions under QEMU -icount, with the\n"

@@ -5,6 +5,9 @@
  *   mkratios [-a ACCEL] [-p A/B]... FILE...   ratio rows
  *   mkratios [-a ACCEL] -A FILE...            per-engine absolute rows
  *
+ * -c NAME=VALUE (repeatable) adds a column NAME after accel with VALUE on
+ * every row (the tables stage: kind, unit, cpu, kernel, config).
+ *
  * FILE holds the "paired ..." lines of bench/guest/paired.sh (other lines
  * are ignored; "-" is standard input).  For each cell (filter, packet,
  * skbs) and each pair A/B whose engines both ran in it, every round gives
@@ -29,6 +32,36 @@
 #include "paired.h"
 
 #define MAX_PAIRS 64
+#define EXTRA_MAX 4096
+
+/* the -c columns: ",NAME..." for the header, ",VALUE..." for each row */
+static char extra_head[EXTRA_MAX], extra_row[EXTRA_MAX];
+
+static int add_column(const char *s)
+{
+	const char *eq = strchr(s, '=');
+	size_t h = strlen(extra_head), r = strlen(extra_row);
+	int quote;
+
+	if (!eq || eq == s || memchr(s, ',', (size_t)(eq - s)))
+		return -1;
+	quote = strpbrk(eq + 1, ",\"") != NULL;
+	if (h + (size_t)(eq - s) + 2 > EXTRA_MAX || r + 2 * strlen(eq) + 4 > EXTRA_MAX)
+		return -1;
+	snprintf(extra_head + h, EXTRA_MAX - h, ",%.*s", (int)(eq - s), s);
+	extra_row[r++] = ',';
+	if (quote)
+		extra_row[r++] = '"';
+	for (s = eq + 1; *s; s++) {
+		if (*s == '"')
+			extra_row[r++] = '"';
+		extra_row[r++] = *s;
+	}
+	if (quote)
+		extra_row[r++] = '"';
+	extra_row[r] = '\0';
+	return 0;
+}
 
 static const char *const default_pairs[] = {
 	"old/new", "new/jit", "old/jit", "oldjit/jit", "old/oldjit",
@@ -42,7 +75,7 @@ struct pair {
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: mkratios [-a ACCEL] [-A | -p A/B ...] FILE...\n");
+	fprintf(stderr, "usage: mkratios [-a ACCEL] [-c NAME=VALUE]... [-A | -p A/B ...] FILE| -p A/B ...] FILE...\n");
 	exit(2);
 }
 
@@ -93,7 +126,7 @@ static void ratio_rows(const char *accel, const struct paired_cell *c,
 		for (k = 0; k < c->nrounds; k++)
 			buf[k] = c->rounds[k].v[a] / c->rounds[k].v[b];
 		paired_median_ci(buf, c->nrounds, &st);
-		printf("%s,%s,%s,%u,%s/%s,%.4f", accel, c->filter, c->packet,
+		printf("%s%s,%s,%s,%u,%s/%s,%.4f", accel, extra_row, c->filter, c->packet,
 		       c->skbs, pairs[i].a, pairs[i].b, st.median);
 		print_ci(&st, "%.4f");
 		if (!st.has_ci)
@@ -122,7 +155,7 @@ static void abs_rows(const char *accel, const struct paired_cell *c,
 		for (k = 0; k < c->nrounds; k++)
 			buf[k] = c->rounds[k].v[e];
 		paired_median_ci(buf, c->nrounds, &st);
-		printf("%s,%s,%s,%u,%s,%.3f", accel, c->filter, c->packet,
+		printf("%s%s,%s,%s,%u,%s,%.3f", accel, extra_row, c->filter, c->packet,
 		       c->skbs, c->engine[e], st.median);
 		print_ci(&st, "%.3f");
 		printf(",%zu\n", c->nrounds);
@@ -140,10 +173,17 @@ int main(int argc, char **argv)
 	double *buf;
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "a:Ap:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:Ac:p:")) != -1) {
 		switch (opt) {
 		case 'a':
 			accel = optarg;
+			break;
+		case 'c':
+			if (add_column(optarg)) {
+				fprintf(stderr, "mkratios: column '%s' is not NAME=VALUE\n",
+					optarg);
+				return 2;
+			}
 			break;
 		case 'A':
 			absolute = 1;
@@ -201,9 +241,11 @@ int main(int argc, char **argv)
 	}
 
 	if (absolute)
-		printf("accel,filter,packet,skbs,engine,median,ci_lo,ci_hi,ci_level,samples\n");
+		printf("accel%s,filter,packet,skbs,engine,median,ci_lo,ci_hi,ci_level,samples\n",
+		       extra_head);
 	else
-		printf("accel,filter,packet,skbs,pair,ratio,ci_lo,ci_hi,ci_level,rounds,halfwidth_pct,verdict\n");
+		printf("accel%s,filter,packet,skbs,pair,ratio,ci_lo,ci_hi,ci_level,rounds,halfwidth_pct,verdict\n",
+		       extra_head);
 	for (k = 0; k < d.ncells; k++) {
 		if (absolute)
 			abs_rows(accel, &d.cells[k], buf);

@@ -149,6 +149,289 @@ static void header(int width)
 	printf("\n");
 }
 
+/*
+ * The paired ratios of ratios.csv (results/mkratios over each accelerator's
+ * paired.txt, made by the tables stage): per cell and engine pair, the
+ * median of the per-round time ratios t_A / t_B with its 95% CI.
+ */
+static struct csv rcsv;
+static int have_ratios;
+
+static int has_col(const struct csv *c, const char *name)
+{
+	int i;
+
+	for (i = 0; i < c->ncols; i++)
+		if (!strcmp(c->colname[i], name))
+			return 1;
+	return 0;
+}
+
+static const struct csv_row *rfind(const char *accel, const char *pair,
+			       const char *filter, const char *skbs)
+{
+	int i;
+
+	for (i = 0; have_ratios && i < rcsv.nrows; i++) {
+		const struct csv_row *r = &rcsv.rows[i];
+
+		if (!strcmp(csv_get(&rcsv, r, "accel"), accel) &&
+		    !strcmp(csv_get(&rcsv, r, "pair"), pair) &&
+		    !strcmp(csv_get(&rcsv, r, "filter"), filter) &&
+		    !strcmp(csv_get(&rcsv, r, "skbs"), skbs))
+			return r;
+	}
+	return NULL;
+}
+
+static const char *rget(const struct csv_row *r, const char *name)
+{
+	return csv_get(&rcsv, r, name);
+}
+
+static int rci(const struct csv_row *r, double *lo, double *hi)
+{
+	if (!*rget(r, "ci_lo") || !*rget(r, "ci_hi"))
+		return 0;
+	*lo = atof(rget(r, "ci_lo"));
+	*hi = atof(rget(r, "ci_hi"));
+	return 1;
+}
+
+/* "2.87 [2.80, 2.95]", "no difference shown" or "2.87 (no CI)" */
+static void ratio_text(char *buf, size_t n, const struct csv_row *r)
+{
+	double lo, hi;
+
+	if (!r)
+		snprintf(buf, n, "-");
+	else if (!rci(r, &lo, &hi))
+		snprintf(buf, n, "%.2f (no CI)", atof(rget(r, "ratio")));
+	else if (lo <= 1.0 && hi >= 1.0)
+		snprintf(buf, n, "no difference shown");
+	else
+		snprintf(buf, n, "%.2f [%.2f, %.2f]", atof(rget(r, "ratio")), lo, hi);
+}
+
+/* The paired ratio rows of @accel for every ratio record of the registry. */
+static void paired_table(const char *accel, const char *kind)
+{
+	const struct csv_row *worst = NULL;
+	const char *rounds = NULL;
+	char buf[48];
+	int i, c, any = 0;
+
+	for (i = 0; i < reg_ratios()->n; i++) {
+		const char *pair = reg_ratios()->rec[i].name;
+
+		for (c = 0; c < 4; c++)
+			if (rfind(accel, pair, colfilter[c], colskbs[c]))
+				break;
+		if (c == 4)
+			continue;
+		if (!any++) {
+			printf("paired ratios t_A/t_B (interleaved rounds on the same skbs; median of the\n"
+			       "per-round ratios with its 95%% CI; > 1: the second engine is faster):\n");
+			header(20);
+		}
+		printf("%-14s", pair);
+		for (c = 0; c < 4; c++) {
+			const struct csv_row *r = rfind(accel, pair, colfilter[c], colskbs[c]);
+
+			ratio_text(buf, sizeof(buf), r);
+			printf(" %20s", buf);
+			if (r && !rounds)
+				rounds = rget(r, "rounds");
+			if (r && *rget(r, "halfwidth_pct") &&
+			    (!worst || atof(rget(r, "halfwidth_pct")) >
+				       atof(rget(worst, "halfwidth_pct"))))
+				worst = r;
+		}
+		printf("\n");
+	}
+	if (!any)
+		return;
+	printf("(%s rounds per cell, all placements; results/ratios.csv)\n",
+	       rounds ? rounds : "-");
+	if (!strcmp(kind, "hardware") && worst)
+		printf("statistical power: largest ratio CI half-width %s%% (%s %s skbs=%s):\n"
+		       "this run could tell apart ratios differing by more than %s%%\n",
+		       rget(worst, "halfwidth_pct"), rget(worst, "pair"),
+		       rget(worst, "filter"), rget(worst, "skbs"),
+		       rget(worst, "halfwidth_pct"));
+}
+
+/* The claim's one word from a ratio A/B and its CI: B faster holds. */
+static const char *claim_word(double v, int has_ci, double lo, double hi)
+{
+	if (!has_ci)
+		return v > 1.0 ? "holds" : v < 1.0 ? "reversed" : "no difference shown";
+	if (lo > 1.0)
+		return "holds";
+	if (hi < 1.0)
+		return "reversed";
+	return "no difference shown";
+}
+
+static void claim_ratio(const char *accel, const char *what, const char *ref,
+			const char *pair, const char *filter, const char *skbs)
+{
+	const struct csv_row *r = rfind(accel, pair, filter, skbs);
+	char buf[48];
+	double lo = 0, hi = 0;
+	int has;
+
+	printf("  %-48s 2014: %-6s ", what, ref);
+	if (!r) {
+		printf("ours: -                  not measurable (no paired %s cell)\n", pair);
+		return;
+	}
+	has = rci(r, &lo, &hi);
+	if (!has)
+		snprintf(buf, sizeof(buf), "%.2f (no CI)", atof(rget(r, "ratio")));
+	else
+		snprintf(buf, sizeof(buf), "%.2f [%.2f, %.2f]", atof(rget(r, "ratio")), lo, hi);
+	printf("ours: %-18s %s\n", buf, claim_word(atof(rget(r, "ratio")), has, lo, hi));
+}
+
+/* "JIT faster than the interpreters": the weakest of new/jit and old/jit. */
+static void claim_jit(const char *accel, const char *flavour)
+{
+	static const char *const pairs[2] = { "new/jit", "old/jit" };
+	const struct csv_row *weak = NULL;
+	const struct reg_rec *oj = reg_find(reg_engines(), "oldjit", 0);
+	const struct reg_rec *o = reg_find(reg_engines(), "old", 0);
+	const struct reg_rec *n = reg_find(reg_engines(), "new", 0);
+	char vo[4][32], vn[4][32], vj[4][32], ref[32] = "-", buf[48];
+	const char *word = "holds";
+	double lo, hi, best = 0;
+	int p, c, rows = 0;
+
+	if (oj && o && n && reg_ref(oj, "ref2014", flavour, vj, 4) == 4 &&
+	    reg_ref(o, "ref2014", flavour, vo, 4) == 4 &&
+	    reg_ref(n, "ref2014", flavour, vn, 4) == 4) {
+		for (c = 0; c < 4; c++) {
+			double j = atof(vj[c]), m = atof(vn[c]) < atof(vo[c]) ? atof(vn[c]) : atof(vo[c]);
+
+			if (j > 0 && (!best || m / j < best))
+				best = m / j;
+		}
+		if (best)
+			snprintf(ref, sizeof(ref), ">=%.1fx", best);
+	}
+	for (p = 0; p < 2; p++)
+		for (c = 0; c < 4; c++) {
+			const struct csv_row *r = rfind(accel, pairs[p], colfilter[c], colskbs[c]);
+
+			if (!r)
+				continue;
+			rows++;
+			if (!weak || atof(rget(r, "ratio")) < atof(rget(weak, "ratio")))
+				weak = r;
+			if (!rci(r, &lo, &hi))
+				word = "not measurable (no CI)";
+			else if (hi < 1.0)
+				word = "reversed";
+			else if (lo <= 1.0 && strcmp(word, "reversed"))
+				word = "no difference shown";
+		}
+	printf("  %-48s 2014: %-6s ", "the JIT faster than the interpreters", ref);
+	if (!weak) {
+		printf("ours: -                  not measurable (no JIT in this guest's paired cells)\n");
+		return;
+	}
+	if (rci(weak, &lo, &hi))
+		snprintf(buf, sizeof(buf), "%.2f [%.2f, %.2f]", atof(rget(weak, "ratio")), lo, hi);
+	else
+		snprintf(buf, sizeof(buf), "%.2f", atof(rget(weak, "ratio")));
+	printf("ours: %-18s %s (weakest of %d: %s %s skbs=%s)\n", buf, word, rows,
+	       rget(weak, "pair"), rget(weak, "filter"), rget(weak, "skbs"));
+}
+
+/* perf stat's branch misses, old vs new, fprog #2 cache-hit. */
+static void claim_branch_misses(const char *accel)
+{
+	const struct csv_row *o = find(accel, "bench", "old", "fprog2", "1");
+	const struct csv_row *n = find(accel, "bench", "new", "fprog2", "1");
+	double bo, bn;
+
+	printf("  %-48s 2014: %-6s ", "perf stat: drastic difference in branch-misses", "-");
+	if (!has_col(&csv, "branch_misses") || !o || !n ||
+	    (bo = atof(get(o, "branch_misses"))) <= 0 ||
+	    (bn = atof(get(n, "branch_misses"))) <= 0) {
+		printf("ours: -                  not measurable here: %s\n",
+		       (o && n) || !has_col(&csv, "branch_misses") ?
+		       "no PMU" : "no perf stat of old and new");
+		return;
+	}
+	printf("ours: old/new %.2fx       %s (perf stat, fprog #2 cache-hit, no CI)\n",
+	       bo / bn, bo / bn >= 2 ? "holds" : bo / bn < 1 ? "reversed" :
+	       "no difference shown");
+}
+
+/* seccomp: old vs new on the short and the large filter. */
+static void claim_seccomp(const char *accel, const char *flavour,
+			  const char *filter, const char *what, int idx, int counted)
+{
+	const struct csv_row *o = find(accel, "seccomp", "old", filter, NULL);
+	const struct csv_row *n = find(accel, "seccomp", "new", filter, NULL);
+	const struct reg_rec *ro = reg_find(reg_engines(), "old", 0);
+	const struct reg_rec *rn = reg_find(reg_engines(), "new", 0);
+	char vo[2][32], vn[2][32], ref[32] = "-", buf[48];
+	double olo, ohi, nlo, nhi, v;
+	int has;
+
+	if (ro && rn && reg_ref(ro, "seccomp2014", flavour, vo, 2) == 2 &&
+	    reg_ref(rn, "seccomp2014", flavour, vn, 2) == 2 && atof(vn[idx]) > 0)
+		snprintf(ref, sizeof(ref), "%.2fx", atof(vo[idx]) / atof(vn[idx]));
+	printf("  %-48s 2014: %-6s ", what, ref);
+	if (!o || !n || median(n) <= 0) {
+		printf("ours: -                  not measurable (no seccomp old/new cells)\n");
+		return;
+	}
+	v = median(o) / median(n);
+	has = ci(o, &olo, &ohi) && ci(n, &nlo, &nhi) && nlo > 0 && nhi > 0;
+	if (has)
+		snprintf(buf, sizeof(buf), "%.2f [%.2f, %.2f]", v, olo / nhi, ohi / nlo);
+	else
+		snprintf(buf, sizeof(buf), "%.3f", v);
+	if (!has && !counted) {
+		printf("ours: %-18s not measurable (no CI: too few seccomp runs)\n", buf);
+		return;
+	}
+	printf("ours: %-18s %s (old/new%s)\n", buf,
+	       claim_word(v, has, has ? olo / nhi : 0, has ? ohi / nlo : 0),
+	       has ? ", CI from the two medians' CIs" : ", counted: exact, no CI needed");
+}
+
+/* "2014 claims, re-tested": one line per claim of the commit message. */
+static void claims(const char *accel, const char *what)
+{
+	const struct csv_row *any = NULL;
+	const struct reg_rec *on = reg_find(reg_ratios(), "old/new", 0);
+	const char *flavour;
+	char ref[4][32], label[80];
+	int i, c, nref, counted;
+
+	for (i = 0; i < csv.nrows && !any; i++)
+		if (!strcmp(get(&csv.rows[i], "accel"), accel))
+			any = &csv.rows[i];
+	flavour = any && *get(any, "flavour") ? get(any, "flavour") : "x86_64";
+	counted = any && !strcmp(get(any, "kind"), "counted");
+	nref = on ? reg_ref(on, "ref2014", flavour, ref, 4) : 0;
+	printf("accel=%s (%s):\n", accel, what);
+	for (c = 0; c < 4; c++) {
+		snprintf(label, sizeof(label), "new faster than old, %s %s", colhead[c][0],
+			 colhead[c][1]);
+		claim_ratio(accel, label, nref == 4 ? ref[c] : "-", "old/new",
+			    colfilter[c], colskbs[c]);
+	}
+	claim_jit(accel, flavour);
+	claim_branch_misses(accel);
+	claim_seccomp(accel, flavour, "short", "seccomp short filter \"slightly better\"", 0, counted);
+	claim_seccomp(accel, flavour, "large", "seccomp large filter \"much faster\"", 1, counted);
+}
+
 static int marked;	/* a ratio line of this table carries a mark */
 
 /* The ratio NUM/DEN of registry record @rec, with its 2014 figures if any. */
@@ -326,6 +609,7 @@ static void table(const char *accel, const char *what)
 	if (marked)
 		printf("(*: the two engines' 95%% CIs of the median do not overlap, a significant\n"
 		       " difference; ~: they overlap, not significant)\n");
+	paired_table(accel, get(any, "kind"));
 	ci_table(accel);
 	control_line(accel);
 	printf("\n");
@@ -506,17 +790,36 @@ static void seccomp_table(const char *accel)
 	printf("\n");
 }
 
+/* What @accel's figures are (the heading of its kind). */
+static const char *kind_what(const char *accel, struct reg *kinds)
+{
+	int i, k;
+
+	for (i = 0; i < csv.nrows; i++) {
+		if (strcmp(get(&csv.rows[i], "accel"), accel))
+			continue;
+		k = kind_rank(get(&csv.rows[i], "kind"));
+		return k < kinds->n ? reg_get_or(&kinds->rec[k], "what", "") :
+		       get(&csv.rows[i], "kind");
+	}
+	return "";
+}
+
 int main(int argc, char **argv)
 {
 	const char *accels[MAX_ACCELS];
 	struct reg *kinds;
 	int naccels = 0, i, a, k;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: mktable RESULTS.csv\n");
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: mktable RESULTS.csv [RATIOS.csv]\n");
 		return 2;
 	}
 	csv_load(&csv, argv[1]);
+	if (argc == 3) {
+		csv_load(&rcsv, argv[2]);
+		have_ratios = 1;
+	}
 	load_engines();
 	kinds = reg_kinds();
 	/* Kinds in the order of bench/accels.conf, unknown kinds last. */
@@ -548,5 +851,10 @@ int main(int argc, char **argv)
 		seccomp_table(accels[a]);
 	for (a = 0; a < naccels; a++)
 		perf_table(accels[a]);
+	printf("== 2014 claims, re-tested (commit bd4cf0ed331a; ratios t_old/t_new etc., > 1:\n"
+	       "   the claim's direction; one word: holds / reversed / no difference shown /\n"
+	       "   not measurable)\n");
+	for (a = 0; a < naccels; a++)
+		claims(accels[a], kind_what(accels[a], kinds));
 	return 0;
 }

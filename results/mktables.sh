@@ -1,10 +1,10 @@
 #!/bin/sh
 # The tables stage: a run's raw guest output (run.txt, <accel>/host.txt,
 # meta.txt, cells.txt, control.txt, test_bpf.txt, perf/, and repeat-N/ of
-# REPEAT boots) -> results.csv, table.txt, spread.txt, plots/ and the cover
-# letter.  Boots nothing: `make bench` runs it after its boots, `make
-# tables RUN=results/<id>` on a saved run, and results/tests.sh on the
-# fixture runs of results/fixtures/.
+# REPEAT boots, <accel>/paired.txt) -> results.csv, ratios.csv, table.txt,
+# spread.txt, plots/ and the cover letter.  Boots nothing: `make bench`
+# runs it after its boots, `make tables RUN=results/<id>` on a saved run,
+# and results/tests.sh on the fixture runs of results/fixtures/.
 #
 # usage: mktables.sh RUN_DIR TOOLS_DIR [TREE_DIR COVER.patch]
 # env:   PLOTS=0 to skip the plots (default: drawn when gnuplot is there)
@@ -20,7 +20,37 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ -f "$run/run.txt" ] || { echo "mktables.sh: no $run/run.txt (not a run directory)" >&2; exit 1; }
 
 "$tools/mkcsv" "$run" > "$run/results.csv"
-"$tools/mktable" "$run/results.csv" > "$run/table.txt"
+
+# Paired rounds (<accel>/paired.txt) -> ratios.csv: per cell and engine
+# pair the median of the per-round time ratios with its 95% CI (mkratios),
+# each row with the accelerator, CPU, kernel and config.
+rm -f "$run/ratios.csv"
+kv() { sed -n "s/^$2=//p" "$1" 2> /dev/null | head -n 1; }
+for d in "$run"/*/; do
+	d=${d%/}
+	grep -qs '^paired .* round=' "$d/paired.txt" || continue
+	a=$(kv "$d/host.txt" accel)
+	[ -n "$a" ] || a=$(basename "$d")
+	"$tools/mkratios" -a "$a" -c "kind=$(kv "$d/host.txt" kind)" \
+		-c "unit=$(kv "$d/host.txt" unit)" \
+		-c "flavour=$(kv "$d/host.txt" flavour)" \
+		-c "cpu=$(kv "$d/meta.txt" cpu)" \
+		-c "kernel=$(kv "$d/meta.txt" kernel)" \
+		-c "config_hash=$(kv "$run/run.txt" config_hash)" \
+		-c "series_hash=$(kv "$run/run.txt" series_hash)" \
+		"$d/paired.txt" > "$run/ratios.tmp"
+	if [ -f "$run/ratios.csv" ]; then
+		tail -n +2 "$run/ratios.tmp" >> "$run/ratios.csv"
+	else
+		cat "$run/ratios.tmp" > "$run/ratios.csv"
+	fi
+	rm -f "$run/ratios.tmp"
+done
+if [ -f "$run/ratios.csv" ]; then
+	"$tools/mktable" "$run/results.csv" "$run/ratios.csv" > "$run/table.txt"
+else
+	"$tools/mktable" "$run/results.csv" > "$run/table.txt"
+fi
 
 # REPEAT=n: each cell's median over the n boots and their spread,
 # (max - min) / min (run-to-run spread), below the tables.

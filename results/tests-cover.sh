@@ -230,6 +230,9 @@ expect "cover: insns/call table" grep -q 'accel=icount: guest instructions per c
 expect "cover: 2014 reference rows" \
 	sh -c "grep -q '^--x86_64-- 2014, commit bd4cf0ed331a' '$cover' && grep -q '^old BPF jit  *12  *34  *17  *44$' '$cover' && grep -q '^old BPF  *90  *101  *192  *202$' '$cover'"
 expect "cover: says the old interpreter is a baseline only" grep -q 'as a baseline' "$cover"
+expect "cover: the 2014 claims section, the branch-misses claim where no PMU counted" \
+	sh -c "grep -q '^== 2014 claims, re-tested' '$cover' && grep -q '^  perf stat: drastic difference in branch-misses .* not measurable here: no PMU' '$cover'"
+expect "cover: says which ratios to quote" grep -q '^The ratios to quote are the paired ones' "$cover"
 expect "cover: machine: host cpu, Debian version, series" \
 	sh -c "grep -q '^  host cpu: Intel(R) Xeon(R) CPU E5-2690 v4 @ 2.60GHz$' '$cover' && grep -q 'Debian linux-source 6.1.192-3' '$cover' && grep -q '^  series:   def456def456$' '$cover'"
 expect "cover: every accelerator with kind, unit and config" \

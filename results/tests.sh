@@ -87,6 +87,18 @@ expect "csv takes test_bpf's 100-byte figure" \
 expect "csv maps jited:1 to engine jit" grep -q ',test_bpf,jit,testbpf34,testbpf100,.*,194,194,194,' "$run/results.csv"
 
 "$tools/mktable" "$run/results.csv" > "$run/table.txt"
+expect "claims: branch-misses not measurable without a PMU (tcg), never blank" \
+	grep -q '^  perf stat: drastic difference in branch-misses .* not measurable here: no PMU$' "$run/table.txt"
+# icount with branch-miss counts for old and new: 25000 vs 5000, 5x
+sed 's/^25000,,branch-misses/5000,,branch-misses/' "$run/icount/perf/bench-old-fprog2-tcp22-payload-skbs1.stat" \
+	> "$run/icount/perf/bench-new-fprog2-tcp22-payload-skbs1.stat"
+"$tools/mkcsv" "$run" > "$tmp/pmu.csv"
+"$tools/mktable" "$tmp/pmu.csv" > "$tmp/pmu.txt"
+expect "claims: branch-misses old/new from perf stat where counted (5x: holds)" \
+	grep -q '^  perf stat: drastic difference in branch-misses .* ours: old/new 5.00x .*holds' "$tmp/pmu.txt"
+rm "$run/icount/perf/bench-new-fprog2-tcp22-payload-skbs1.stat"
+expect "claims: no paired rounds: the new/old claims are not measurable, not blank" \
+	grep -q '^  new faster than old, fprog #1 cache-hit .* 2014: 2.9x .* not measurable (no paired old/new cell)$' "$run/table.txt"
 expect "csv: perf stat task-clock and 'not supported' counters" \
 	grep -q '^test,tcg,emulated,bench,old,fprog2,.*,812.50,not supported,not supported,not supported,not supported,not supported,,190.000,194.000,97.3,,,tsc\(,\|$\)' "$run/results.csv"
 expect "csv: perf stat counted branches" \
@@ -211,7 +223,7 @@ for fx in "$(dirname "$0")"/fixtures/*/; do
 	name=$(basename "$fx")
 	rm -rf "$tmp/fx"
 	cp -R "$fx" "$tmp/fx"
-	rm -f "$tmp/fx/results.csv" "$tmp/fx/table.txt" "$tmp/fx/spread.txt"
+	rm -f "$tmp/fx/results.csv" "$tmp/fx/ratios.csv" "$tmp/fx/table.txt" "$tmp/fx/spread.txt"
 	plots=0
 	[ -d "$fx/expected-plots" ] && command -v gnuplot > /dev/null && plots=1
 	if PLOTS=$plots "$(dirname "$0")/mktables.sh" "$tmp/fx" "$tools" > "$tmp/fx.out" 2>&1; then
@@ -219,7 +231,7 @@ for fx in "$(dirname "$0")"/fixtures/*/; do
 	else
 		fail "tables: the stage takes fixture $name: $(tail -n 3 "$tmp/fx.out")"
 	fi
-	for f in results.csv table.txt spread.txt; do
+	for f in results.csv ratios.csv table.txt spread.txt; do
 		[ -f "$fx/$f" ] || continue
 		expect "tables: fixture $name: $f re-made byte for byte" cmp "$fx/$f" "$tmp/fx/$f"
 	done
@@ -231,6 +243,19 @@ for fx in "$(dirname "$0")"/fixtures/*/; do
 		expect "tables: fixture $name: plot data and parameters re-made byte for byte ($bad differ)" test "$bad" = 0
 	fi
 done
+fx=$(dirname "$0")/fixtures/paired
+expect "tables: paired fixture: old/new ratio row of icount with its CI" \
+	grep -q '^old/new           2.67 \[2.67, 2.67\]    2.56 \[2.56, 2.56\]' "$fx/table.txt"
+expect "tables: paired fixture: a CI containing 1.00 prints as no difference shown" \
+	grep -q '^old/new           0.33 \[0.33, 0.34\]  no difference shown' "$fx/table.txt"
+expect "tables: paired fixture: power line of the hardware accelerator" \
+	grep -q '^this run could tell apart ratios differing by more than 0.81%$' "$fx/table.txt"
+expect "tables: paired fixture: a claim reversed (uml cache-hit)" \
+	grep -q '^  new faster than old, fprog #1 cache-hit .* 2014: 2.9x   ours: 0.33 \[0.33, 0.34\]  reversed$' "$fx/table.txt"
+expect "tables: paired fixture: 8 claim lines per accelerator, none blank" \
+	test "$(sed -n '/^== 2014 claims/,$p' "$fx/table.txt" | grep -c -E '^  [a-z].* (holds|reversed|no difference shown|not measurable)')" = 16
+expect "tables: paired fixture: ratio rows carry accel, kind, cpu, kernel, config" \
+	grep -q '^uml,hardware,ns,um,Intel(R) Xeon(R) CPU @ 2.20GHz,6.1.192,abc123,def456,fprog1,tcp22-payload,1,old/new,0.3345,' "$fx/ratios.csv"
 expect "tables: the stage refuses a directory that is not a run" \
 	sh -c "! '$(dirname "$0")/mktables.sh' '$tmp/nothing' '$tools' 2>/dev/null"
 

@@ -16,12 +16,20 @@
 #   BENCH_GATE     1: wait for a quiet machine before each run (lib.sh)
 #   BENCH_SECCOMP_CALLS, BENCH_SECCOMP_RUNS  syscalls per run and runs per
 #                  seccomp cell (default: 1000000, 5; 0 calls skips seccomp)
+#   BENCH_PAIRED   0: no paired cells (default 1): after the per-engine
+#                  cells, every engine but baseline measured in interleaved
+#                  rounds on the table's cells (paired.sh) into $out/paired.txt
+#   BENCH_ROUNDS, BENCH_PAIRED_PLACEMENTS  rounds per placement and
+#                  placements per paired cell (default 30, 3; accels.conf
+#                  sets them per accelerator)
 set -eu
 out=$1
 # shellcheck source=/dev/null
 . /bench/lib.sh
 # shellcheck source=/dev/null
 . /bench/seccomp.sh
+# shellcheck source=/dev/null
+. /bench/paired.sh
 
 export PERF_OUT="$out/perf"
 load_bench_module
@@ -66,6 +74,29 @@ for e in $engines; do
 		cat "$KNOBS/image" > "$out/image-$e-$f.hex"
 	done
 done
+
+# Paired cells: every engine that runs a program (not the loop-only
+# baseline: registry checker none), interleaved in rounds on the same skbs
+# (paired.sh); results/mkratios makes the ratios.
+if [ "${BENCH_PAIRED:-1}" != 0 ]; then
+	paired=
+	for e in $engines; do
+		[ "$(engine_attr "$e" checker 6.1)" = none ] || paired=${paired:+$paired,}$e
+	done
+	: > "$out/paired.txt"
+	case $paired in
+	*,*)
+		for f in $filters; do
+			for s in 1 10000; do
+				say "paired cell: filter=$f skbs=$s engines=$paired"
+				paired_cell "$f" "$packet" "$s" "$paired" \
+					"${BENCH_ROUNDS:-30}" "${BENCH_PAIRED_PLACEMENTS:-3}" \
+					>> "$out/paired.txt"
+			done
+		done ;;
+	*) say "paired cells: fewer than two engines ($paired), none" ;;
+	esac
+fi
 
 # Cross-check: test_bpf's 100-byte packet through our harness and through
 # the tree's own timer, interpreter and JIT.  fprog1 is test #33's program

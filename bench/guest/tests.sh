@@ -114,7 +114,7 @@ expect "accels: the kernel image of a flavour" \
 B/obj-x86_64/arch/x86/boot/bzImage"
 expect "accels: an unknown accelerator fails" sh -c "! sh -c \"here='$hostdir'; . '$hostdir/accels.sh'; accel_kind foo\""
 expect "accels: plan defaults, pinning only where pin=1" \
-	test "$(acc 'accel_plan_args icount; PIN_CPU=1 accel_pin kvm; accel_pin tcg')" = "bench.samples=5 bench.sample_us=5000
+	test "$(acc 'accel_plan_args icount; PIN_CPU=1 accel_pin kvm; accel_pin tcg')" = "bench.samples=5 bench.sample_us=5000 bench.rounds=7 bench.paired_placements=1
 1"
 expect "accels: auto picks icount and tcg when no probe boots" \
 	test "$(acc 'no() { return 1; }; accel_auto no 2>/dev/null')" = "icount tcg"

@@ -113,11 +113,19 @@ for i in 1 2; do
 	accel_host_txt icount > "$d/icount/host.txt"
 	t "icount: bench plan run $i" env TIMEOUT=900 "$here/run-guest.sh" icount bench "$d/icount" \
 		"$(kernel_of icount)" "$(initrd_of icount)" bench.samples=3 bench.sample_us=2000 \
-		bench.skbs=1,10000 bench.perf=0 bench.seccomp_calls=20000 bench.seccomp_runs=3
+		bench.skbs=1,10000 bench.perf=0 bench.seccomp_calls=20000 bench.seccomp_runs=3 \
+		bench.rounds=7 bench.paired_placements=1
 	t "icount: run $i results parse" sh -c "'$build/tools/mkcsv' '$d' > '$d/results.csv'"
+	t "icount: run $i paired ratios parse" sh -c "'$build/tools/mkratios' -a icount '$d/icount/paired.txt' > '$d/ratios.csv'"
 done
 t "icount: two runs agree within 1% on every cell" \
 	"$build/tools/cmpruns" "$build/check-icount-1/results.csv" "$build/check-icount-2/results.csv" 1
+# shellcheck disable=SC2016
+t "icount: the paired ratios of the two runs agree within 0.5% (counted, not timed)" \
+	awk -F, 'NR == FNR { r[FNR] = $6; n = FNR; next }
+		FNR > 1 { d = $6 - r[FNR]; if (d < 0) d = -d; if ($5 != "" && d > 0.005 * $6) bad++ }
+		END { exit (bad || FNR != n || n < 2) }' \
+	"$build/check-icount-1/ratios.csv" "$build/check-icount-2/ratios.csv"
 t "icount: harness within 10% of test_bpf #33 (interpreter)" \
 	"$build/tools/crosscheck" "$build/check-icount-1/results.csv" new testbpf33 fprog1 10
 t "icount: harness within 10% of test_bpf #33 (JIT)" \
