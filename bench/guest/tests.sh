@@ -84,7 +84,7 @@ profiles=$(reg 'engine_profiles baseline old new new2014 oldjit jit zzz')
 expect "registry: engine_profiles skips the loop-only baseline, takes an unknown engine for 6.1" \
 	test "$profiles" = "old 3.14 3.14
 new 6.1 6.1
-new2014 6.1 6.1
+new2014 6.1 2014
 oldjit 3.14 3.14
 jit 6.1 6.1
 zzz 6.1 6.1"
@@ -92,6 +92,12 @@ expect "registry: want_eval: a checker's errno wins, else the semantics" \
 	test "$(reg "want_eval '3.14=2 6.1=-22' '$profiles'")" = "old=2 new=-22 new2014=-22 oldjit=2 jit=-22 zzz=-22"
 expect "registry: want_eval: a runtime difference follows the semantics" \
 	test "$(reg "want_eval '3.14=0 6.1=42' '$profiles'")" = "old=0 new=42 new2014=42 oldjit=0 jit=42 zzz=42"
+expect "registry: want_eval: a version SPEC does not name (2014) takes the 6.1 value" \
+	test "$(reg "want_eval '3.14=0 6.1=1' '$profiles'")" = "old=0 new=1 new2014=1 oldjit=0 jit=1 zzz=1"
+expect "registry: want_eval: a version SPEC names (2014=V) is taken" \
+	test "$(reg "want_eval '3.14=0 6.1=1 2014=0' '$profiles'")" = "old=0 new=1 new2014=0 oldjit=0 jit=1 zzz=1"
+expect "registry: want_eval: an engine named in SPEC is a documented exception" \
+	test "$(reg "want_eval '3.14=1 6.1=-22 new2014=1' '$profiles'")" = "old=1 new=-22 new2014=1 oldjit=1 jit=-22 zzz=-22"
 expect "registry: want_eval: all=V for every engine" \
 	test "$(reg "want_eval 'all=7' 'old 3.14 3.14
 new 6.1 6.1'")" = "old=7 new=7"
