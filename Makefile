@@ -135,3 +135,69 @@ reset-tree:
 
 clean:
 	rm -rf $(BUILD)
+
+# ---------------------------------------------------------------------------
+# Opt-in 32-bit flavours (issue 14): i386 (qemu-system-i386) and arm
+# (qemu-system-arm -M virt -cpu cortex-a15).  Not part of kernel, module,
+# initramfs, bench or check yet:
+#   make initramfs-i386 initramfs-arm
+#   ACCEL="icount-i386 icount-arm" ... (bench/host/accels.sh, ACCELS_32)
+# Per flavour: ARCH (the flavour name), base config, fragment
+# bench/kernel-<flavour>.config, kernel targets, toolchain prefix for kbuild
+# (KCROSS), compiler of the static guest tools (GUESTCC) and the Debian
+# architecture the guest's busybox-static comes from (DEBARCH).  The guest
+# tools go to build/tools-<flavour>/, busybox to build/busybox-<flavour>/.
+XFLAVOURS       := i386 arm
+KBASE_i386      := tinyconfig
+KTARGETS_i386   := bzImage modules
+KCROSS_i386     :=
+GUESTCC_i386    := i686-linux-gnu-gcc
+DEBARCH_i386    := i386
+KBASE_arm       := tinyconfig
+KTARGETS_arm    := zImage modules
+KCROSS_arm      := arm-linux-gnueabihf-
+GUESTCC_arm     := arm-linux-gnueabihf-gcc
+DEBARCH_arm     := armhf
+GUESTTOOLS      := knob seccomp-bench bpfdiff
+
+.PHONY: deps-cross $(foreach f,$(XFLAVOURS),kernel-$(f) module-$(f) \
+	initramfs-$(f) guest-tools-$(f))
+
+deps-cross:
+	@$(TOP)/bench/host/deps.sh cross
+
+$(addprefix kernel-,$(XFLAVOURS)): kernel-%: tree deps-cross
+	@CROSS_COMPILE=$(KCROSS_$*) KCONFIG_BASE=$(KBASE_$*) \
+		$(TOP)/bench/host/build-kernel.sh $(TREE) $(BUILD)/obj-$* $* \
+		$(TOP)/bench/kernel-$*.config $(KTARGETS_$*)
+
+$(addprefix module-,$(XFLAVOURS)): module-%: kernel-%
+	@echo "[module] building bench/module for $*"
+	@mkdir -p $(BUILD)/module-$*
+	@cp -p $(MODULE)/Kbuild $(MODULE)/*.c $(BUILD)/module-$*/
+	@$(MAKE) -s -C $(BUILD)/obj-$* ARCH=$* CROSS_COMPILE=$(KCROSS_$*) \
+		M=$(BUILD)/module-$* W=1 modules
+
+$(BUILD)/tools-%/knob: bench/guest/knob.c | deps-cross
+	@mkdir -p $(@D)
+	$(GUESTCC_$*) $(HOSTCFLAGS) -static -o $@ $<
+
+$(BUILD)/tools-%/seccomp-bench: bench/guest/seccomp-bench.c | deps-cross
+	@mkdir -p $(@D)
+	$(GUESTCC_$*) $(HOSTCFLAGS) -static -o $@ $<
+
+$(BUILD)/tools-%/bpfdiff: bench/guest/bpfdiff.c | deps-cross
+	@mkdir -p $(@D)
+	$(GUESTCC_$*) $(HOSTCFLAGS) -static -o $@ $<
+
+$(BUILD)/busybox-%/busybox: bench/host/foreign-busybox.sh
+	@$(TOP)/bench/host/foreign-busybox.sh $(DEBARCH_$*) $@
+
+$(addprefix guest-tools-,$(XFLAVOURS)): guest-tools-%: \
+	$(addprefix $(BUILD)/tools-%/,$(GUESTTOOLS)) $(BUILD)/busybox-%/busybox
+
+$(addprefix initramfs-,$(XFLAVOURS)): initramfs-%: module-% guest-tools-% filters
+	@BUSYBOX=$(BUILD)/busybox-$*/busybox EXTRA_CPIO= \
+		$(TOP)/bench/host/mkinitramfs.sh \
+		$(BUILD)/initramfs-$*.cpio.gz $(BUILD)/obj-$* $(BUILD)/tools-$* \
+		$(BUILD)/module-$*/bpf_bench.ko $(BUILD)/obj-$*/lib/test_bpf.ko

@@ -25,12 +25,16 @@ grep -qx "/obj-*/" "$tree/.git/info/exclude" 2>/dev/null ||
 	echo "/obj-*/" >> "$tree/.git/info/exclude"
 obj=$real
 fragment=$(cd "$(dirname "$fragment")" && pwd)/$(basename "$fragment")
-cc="gcc"
-command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
+# CROSS_COMPILE (environment): the toolchain prefix of a cross flavour
+# (e.g. arm-linux-gnueabihf-); host programs stay on the host gcc.
+cross=${CROSS_COMPILE:-}
+cc="${cross}gcc" hostcc="gcc"
+command -v ccache >/dev/null 2>&1 && cc="ccache $cc" hostcc="ccache gcc"
 base=${KCONFIG_BASE:-tinyconfig}
 
 kmake() {
-	make -s -C "$tree" O="$obj" ARCH="$arch" CC="$cc" HOSTCC="$cc" "$@"
+	make -s -C "$tree" O="$obj" ARCH="$arch" CROSS_COMPILE="$cross" \
+		CC="$cc" HOSTCC="$hostcc" "$@"
 }
 
 # Regenerate the configuration only when the fragment or the base changed.
