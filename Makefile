@@ -29,6 +29,19 @@ $(foreach f,$(FLAVOURS),$(eval KTARGETS_$(f) := $(call flavour,$(f),targets)))
 $(foreach f,$(FLAVOURS),$(eval KCROSS_$(f) := $(filter-out -,$(call flavour,$(f),cross))))
 # Archives appended to a flavour's initramfs (perf where the record says so).
 $(foreach f,$(FLAVOURS),$(eval EXTRA_$(f) := $(if $(filter 1,$(call flavour,$(f),perf)),$(BUILD)/perf.cpio.gz)))
+# `make kernel`, `module`, `initramfs` (and so bench and check) build the
+# flavours whose record does not say "default 0" (the 32-bit ones are
+# opt-in: make initramfs-i386).  A flavour with its own guest_cc gets its
+# static guest tools in build/tools-<flavour>/ and the busybox of Debian's
+# busybox-static:<debarch> (bench/host/foreign-busybox.sh).
+DEFAULT_FLAVOURS := $(foreach f,$(FLAVOURS),$(if $(filter 0,$(call flavour,$(f),default)),,$(f)))
+$(foreach f,$(FLAVOURS),$(eval GUESTCC_$(f) := $(filter-out cc,$(call flavour,$(f),guest_cc))))
+$(foreach f,$(FLAVOURS),$(eval DEBARCH_$(f) := $(filter-out -,$(call flavour,$(f),debarch))))
+GUESTTOOLS := knob seccomp-bench bpfdiff
+$(foreach f,$(FLAVOURS),$(eval GTOOLS_$(f) := $(if $(GUESTCC_$(f)),$(BUILD)/tools-$(f),$(TOOLS))))
+$(foreach f,$(FLAVOURS),$(eval BUSYBOX_$(f) := $(if $(DEBARCH_$(f)),$(BUILD)/busybox-$(f)/busybox)))
+$(foreach f,$(FLAVOURS),$(eval GDEPS_$(f) := $(if $(GUESTCC_$(f)),$(addprefix $(GTOOLS_$(f))/,$(GUESTTOOLS))) $(BUSYBOX_$(f))))
+$(foreach f,$(FLAVOURS),$(eval XDEPS_$(f) := $(if $(KCROSS_$(f))$(GUESTCC_$(f)),deps-cross)))
 
 # make plots / make cover-letter work on this results directory.
 RUN   ?= $(TOP)/results/latest
@@ -40,7 +53,7 @@ export ACCEL BENCH_ARGS REPEAT
 export CCACHE_BASEDIR := $(TOP)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: all bench tables check deps-bench deps-check tree kernel module tools filters \
+.PHONY: all bench tables check deps-bench deps-check deps-cross tree kernel module tools filters \
 	initramfs export-patches reset-tree clean plots cover-letter \
 	$(foreach f,$(FLAVOURS),kernel-$(f) module-$(f) initramfs-$(f))
 
@@ -49,17 +62,21 @@ all: initramfs
 deps-bench:
 	@$(TOP)/bench/host/deps.sh bench
 
+deps-cross:
+	@$(TOP)/bench/host/deps.sh cross
+
 deps-check:
 	@$(TOP)/bench/host/deps.sh check
 
 tree: deps-bench
 	@$(TOP)/kernel-patches/prepare-tree.sh $(TREE) $(TOP)/kernel-patches
 
-kernel: $(addprefix kernel-,$(FLAVOURS))
-module: $(addprefix module-,$(FLAVOURS))
-initramfs: $(addprefix initramfs-,$(FLAVOURS))
+kernel: $(addprefix kernel-,$(DEFAULT_FLAVOURS))
+module: $(addprefix module-,$(DEFAULT_FLAVOURS))
+initramfs: $(addprefix initramfs-,$(DEFAULT_FLAVOURS))
 
-$(addprefix kernel-,$(FLAVOURS)): kernel-%: tree
+.SECONDEXPANSION:
+$(addprefix kernel-,$(FLAVOURS)): kernel-%: tree $$(XDEPS_$$*)
 	@KCONFIG_BASE=$(KBASE_$*) CROSS_COMPILE=$(KCROSS_$*) $(TOP)/bench/host/build-kernel.sh $(TREE) \
 		$(BUILD)/obj-$* $(KARCH_$*) $(KFRAG_$*) $(KTARGETS_$*)
 
@@ -117,10 +134,25 @@ filters: deps-bench
 	@$(MAKE) -s -C filters/seccomp
 	@$(MAKE) -s -C filters/diff
 
-.SECONDEXPANSION:
-$(addprefix initramfs-,$(FLAVOURS)): initramfs-%: module-% tools filters $$(EXTRA_$$*)
-	@EXTRA_CPIO="$(EXTRA_$*)" $(TOP)/bench/host/mkinitramfs.sh \
-		$(BUILD)/initramfs-$*.cpio.gz $(BUILD)/obj-$* $(TOOLS) \
+# Static guest tools and busybox of a flavour with its own compiler.
+$(BUILD)/tools-%/knob: bench/guest/knob.c | deps-cross
+	@mkdir -p $(@D)
+	$(GUESTCC_$*) $(HOSTCFLAGS) -static -o $@ $<
+
+$(BUILD)/tools-%/seccomp-bench: bench/guest/seccomp-bench.c | deps-cross
+	@mkdir -p $(@D)
+	$(GUESTCC_$*) $(HOSTCFLAGS) -static -o $@ $<
+
+$(BUILD)/tools-%/bpfdiff: bench/guest/bpfdiff.c results/registry.c results/registry.h | deps-cross
+	@mkdir -p $(@D)
+	$(GUESTCC_$*) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< results/registry.c
+
+$(BUILD)/busybox-%/busybox: bench/host/foreign-busybox.sh
+	@$(TOP)/bench/host/foreign-busybox.sh $(DEBARCH_$*) $@
+
+$(addprefix initramfs-,$(FLAVOURS)): initramfs-%: module-% tools filters $$(EXTRA_$$*) $$(GDEPS_$$*)
+	@BUSYBOX="$(BUSYBOX_$*)" EXTRA_CPIO="$(EXTRA_$*)" $(TOP)/bench/host/mkinitramfs.sh \
+		$(BUILD)/initramfs-$*.cpio.gz $(BUILD)/obj-$* $(GTOOLS_$*) \
 		$(BUILD)/module-$*/bpf_bench.ko $(BUILD)/obj-$*/lib/test_bpf.ko
 
 $(BUILD)/perf.cpio.gz: bench/host/mkperfcpio.sh | kernel-x86_64
@@ -155,3 +187,4 @@ reset-tree:
 
 clean:
 	rm -rf $(BUILD)
+

@@ -436,10 +436,8 @@ static const char *flavour_of(const struct accel *a)
 /* The architecture whose 2014 figures reg_ref() gives for @flavour. */
 static const char *ref_arch(const struct reg_rec *rec, const char *flavour)
 {
-	char key[128];
-
-	snprintf(key, sizeof(key), "ref2014.%s", flavour);
-	return *reg_get(rec, key) ? flavour : "x86_64";
+	(void)rec;
+	return reg_ref_arch(flavour);
 }
 
 /* NUM and DEN of a ratio record named "NUM/DEN". */

@@ -615,7 +615,21 @@ static void table(const char *accel, const char *what)
 	printf("\n");
 }
 
-/* The 2014 tables of the commit message, one per architecture it gives. */
+/* Whether a row of the run was measured on a flavour compared with @arch. */
+static int arch_in_run(const char *arch)
+{
+	int i;
+
+	for (i = 0; i < csv.nrows; i++)
+		if (!strcmp(reg_ref_arch(get(&csv.rows[i], "flavour")), arch))
+			return 1;
+	return 0;
+}
+
+/*
+ * The 2014 tables of the commit message, one per architecture it gives
+ * and the run measured.
+ */
 static void reference(void)
 {
 	struct reg *r = reg_engines(), *q = reg_ratios();
@@ -631,7 +645,7 @@ static void reference(void)
 			for (a = 0; a < narch; a++)
 				if (!strcmp(arches[a], arch + 8))
 					break;
-			if (a == narch && narch < 8)
+			if (a == narch && narch < 8 && arch_in_run(arch + 8))
 				snprintf(arches[narch++], sizeof(arches[0]), "%s", arch + 8);
 		}
 	for (a = 0; a < narch; a++) {

@@ -239,16 +239,26 @@ int kind_rank(const char *kind)
 	return k->n;
 }
 
+/*
+ * The architecture whose 2014 figures a flavour is compared with: its
+ * record's ref2014_arch (um: x86_64, the host it runs on), else its name.
+ */
+const char *reg_ref_arch(const char *flavour)
+{
+	const struct reg_rec *f;
+
+	if (!flavour || !*flavour)
+		return "x86_64";	/* a run from before flavours were recorded */
+	f = reg_find(reg_flavours(), flavour, 0);
+	return f && *reg_get(f, "ref2014_arch") ?
+	       reg_get(f, "ref2014_arch") : flavour;
+}
+
 int reg_ref(const struct reg_rec *rec, const char *what, const char *flavour,
 	    char words[][32], int max)
 {
 	char key[128];
-	int n;
 
-	snprintf(key, sizeof(key), "%s.%s", what, flavour);
-	n = reg_words(rec, key, words, max);
-	if (n)
-		return n;
-	snprintf(key, sizeof(key), "%s.x86_64", what);
+	snprintf(key, sizeof(key), "%s.%s", what, reg_ref_arch(flavour));
 	return reg_words(rec, key, words, max);
 }

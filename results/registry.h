@@ -45,10 +45,13 @@ int reg_words(const struct reg_rec *rec, const char *key, char words[][32],
 const char *engine_label(const char *name);
 /* An engine's plot series name. */
 const char *engine_plot_label(const char *name);
+/* The architecture of the 2014 table a flavour is compared with. */
+const char *reg_ref_arch(const char *flavour);
 /*
  * The 2014 figures WHAT.ARCH (ref2014, seccomp2014) of @rec beside a table
- * of @flavour: that architecture's when the commit message has them, else
- * x86_64's (um runs on an x86_64 host).  Returns the number of words.
+ * of @flavour, ARCH = reg_ref_arch(@flavour) (um: x86_64, the host it runs
+ * on); none when the commit message has no such figure.  Returns the
+ * number of words.
  */
 int reg_ref(const struct reg_rec *rec, const char *what, const char *flavour,
 	    char words[][32], int max);

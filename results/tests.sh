@@ -186,14 +186,18 @@ expect "registry: csv2dat draws an unknown engine under its name" \
 expect "registry: an unknown accelerator kind is tabled last, under its kind" \
 	sh -c "sed 's/^test,icount,counted,/test,icount,novel,/' '$run/results.csv' > '$tmp/kind.csv' && '$tools/mktable' '$tmp/kind.csv' | grep '^--' | head -n 2 | tail -n 1 | grep -q 'accel=icount: novel$'"
 
-# More 2014 figures are one line each: i386's (commit message) in a copy.
-awk '/^engine / { e = $2 } { print }
-	$1 == "ref2014.x86_64" && e == "old" { print "\tref2014.i386\t107 136 227 252" }
-	$1 == "ref2014.x86_64" && e == "new" { print "\tref2014.i386\t40 119 69 172" }' \
-	"$(dirname "$0")/../bench/engines.conf" > "$tmp/engines.conf"
-ENGINES_CONF=$tmp/engines.conf "$tools/mktable" "$run/results.csv" > "$tmp/i386.txt"
-expect "registry: ref2014.i386 lines add the 2014 i386 table after x86_64's" \
+# The 2014 table of an architecture is shown when the run measured a
+# flavour compared with it (bench/flavours.conf ref2014_arch): the paired
+# fixture with its icount rows relabelled as measured on i386.
+fxp=$(dirname "$0")/fixtures/paired
+sed '/^fixture-paired,icount,/s/,x86_64,/,i386,/' "$fxp/results.csv" > "$tmp/i386.csv"
+"$tools/mktable" "$tmp/i386.csv" > "$tmp/i386.txt"
+expect "registry: a run on i386 adds the 2014 i386 table after x86_64's" \
 	sh -c "grep -A4 '^--i386-- 2014, commit bd4cf0ed331a' '$tmp/i386.txt' | grep -q '^new BPF  *40  *119  *69  *172$' && grep -n '^--.*-- 2014' '$tmp/i386.txt' | head -n 1 | grep -q x86_64"
+expect "registry: no 2014 table of an architecture the run did not measure" \
+	sh -c "! grep -q '^--arm32-- 2014' '$tmp/i386.txt' && ! grep -q '^--i386-- 2014' '$fxp/table.txt'"
+expect "registry: the oldjit row of an i386 table says why it is empty" \
+	grep -q '^old BPF jit  *n/a (3.14 had no i386 JIT)' "$tmp/i386.txt"
 
 cp "$run/results.csv" "$tmp/same.csv"
 sed 's/,31.250,31.250,31.250,/,31.500,31.500,31.500,/' "$run/results.csv" > "$tmp/off.csv"

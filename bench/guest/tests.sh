@@ -112,7 +112,7 @@ hostdir=$here/../host
 acc() { sh -c "here='$hostdir'; . '$hostdir/accels.sh'; $1"; }
 # shellcheck disable=SC2016
 expect "accels: the accelerators in order of trust, the flavours" \
-	test "$(acc 'echo "$ACCELS / $FLAVOURS"')" = "kvm uml icount tcg / x86_64 um"
+	test "$(acc 'echo "$ACCELS / $FLAVOURS / $DEFAULT_FLAVOURS"')" = "kvm uml icount tcg kvm-i386 icount-i386 tcg-i386 icount-arm tcg-arm / x86_64 um i386 arm / x86_64 um"
 expect "accels: an accelerator's flavour, unit, kind and host.txt lines" \
 	test "$(acc 'accel_host_txt icount | tr "\n" " "')" = "accel=icount unit=insns kind=counted flavour=x86_64 "
 expect "accels: the kernel image of a flavour" \

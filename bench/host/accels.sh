@@ -39,6 +39,13 @@ FLAVOURS=$(conf_names "$FLAVOURS_CONF" flavour | tr '\n' ' ' | sed 's/ $//')
 accel_attr() { conf_get "$ACCELS_CONF" accel "$1" "$2"; }
 flavour_attr() { conf_get "$FLAVOURS_CONF" flavour "$1" "$2"; }
 
+# The flavours make kernel/initramfs, bench and check build: all but those
+# whose record says "default 0" (opt-in).
+# shellcheck disable=SC2034
+DEFAULT_FLAVOURS=$(for f in $FLAVOURS; do
+	[ "$(flavour_attr "$f" default || echo 1)" = 0 ] || echo "$f"
+done | tr '\n' ' ' | sed 's/ $//')
+
 accel_flavour() { accel_attr "$1" flavour; }
 accel_unit() { accel_attr "$1" unit; }
 accel_kind() { accel_attr "$1" kind; }
@@ -80,15 +87,18 @@ accel_boot() {
 	fi
 	case "$boot" in
 	qemu | "qemu "*)
-		qemu=$(flavour_attr "$(accel_flavour "$accel")" qemu) || return 1
+		f=$(accel_flavour "$accel")
+		qemu=$(flavour_attr "$f" qemu) || return 1
+		console=$(flavour_attr "$f" console || echo ttyS0)
+		drive=$(flavour_attr "$f" qemu_drive || echo if=virtio)
 		# The record's arguments are split into words on purpose.
 		# shellcheck disable=SC2086
 		set -- ${boot#qemu}
 		exec "$qemu" "$@" -m "$mem" -smp 1 -no-reboot \
 			-display none -monitor none -serial stdio \
 			-kernel "$kernel" -initrd "$initrd" \
-			-drive "file=$disk,format=raw,if=virtio" \
-			-append "console=ttyS0 $cmdline" < /dev/null ;;
+			-drive "file=$disk,format=raw,$drive" \
+			-append "console=$console $cmdline" < /dev/null ;;
 	uml)
 		# UML keeps guest memory in an unlinked file under TMPDIR.  On
 		# a disk file system (here /tmp is ext4) the host writes its

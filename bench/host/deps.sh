@@ -2,7 +2,12 @@
 # Install the Debian packages a make target needs, or, when not root, print
 # the exact apt-get line and stop.
 #
-# usage: deps.sh bench|check
+# usage: deps.sh bench|check|cross
+#   cross: the opt-in 32-bit flavours (i386, arm): cross compilers with
+#   their libc for the static guest tools, qemu-system-arm (qemu-system-i386
+#   is in qemu-system-x86).  Never gcc-multilib: it conflicts with the
+#   cross compilers.  Each flavour's busybox comes from Debian's
+#   busybox-static:<arch> (bench/host/foreign-busybox.sh).
 set -eu
 
 common="linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev
@@ -11,7 +16,9 @@ common="linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev
 case "${1:-bench}" in
 bench) want="$common" ;;
 check) want="$common shellcheck libpcap-dev" ;;
-*) echo "usage: $0 bench|check" >&2; exit 2 ;;
+cross) want="$common crossbuild-essential-i386 crossbuild-essential-armhf
+	qemu-system-arm" ;;
+*) echo "usage: $0 bench|check|cross" >&2; exit 2 ;;
 esac
 
 missing=""

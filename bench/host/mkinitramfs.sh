@@ -13,7 +13,8 @@ out=$1 kobj=$2 tools=$3
 shift 3
 top=$(cd "$(dirname "$0")/../.." && pwd)
 gen=$kobj/usr/gen_init_cpio
-busybox=$(command -v busybox)
+# BUSYBOX: a static busybox for the guest's architecture (default: the host's).
+busybox=${BUSYBOX:-$(command -v busybox)}
 [ -x "$gen" ] || { echo "missing $gen (build the kernel first)" >&2; exit 1; }
 
 list=$(mktemp)
