@@ -141,6 +141,24 @@ t "icount: harness within 10% of test_bpf #34 (interpreter)" \
 	"$build/tools/crosscheck" "$build/check-icount-1/results.csv" new testbpf34 testbpf34wrap 10
 t "icount: harness within 10% of test_bpf #34 (JIT)" \
 	"$build/tools/crosscheck" "$build/check-icount-1/results.csv" jit testbpf34 testbpf34wrap 10
+# vm_insns: executed VM instructions per call are exact, whatever the
+# accelerator: fprog #1 on the port-22 packet runs 14 classic insns (old,
+# oldjit), 58 eBPF insns of the 6.1 conversion (new, jit) and 21 of the
+# 2014 one (new2014); jit's and oldjit's equal their interpreters' twins.
+vm_of() {
+	awk -F, -v e="$1" -v f="$2" '
+	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	$col["tag"] == "bench" && $col["engine"] == e && $col["filter"] == f &&
+	    $col["packet"] == "tcp22-payload" && $col["skbs"] == 1 {
+		print $col["vm_insns"]; exit
+	}' "$build/check-icount-1/results.csv"
+}
+t "icount: vm_insns of fprog1: old 14, new 58, new2014 21 (as converted in 2014)" \
+	test "$(vm_of old fprog1) $(vm_of new fprog1) $(vm_of new2014 fprog1)" = "14 58 21"
+t "icount: vm_insns of fprog2: old 29, new 98, new2014 41" \
+	test "$(vm_of old fprog2) $(vm_of new fprog2) $(vm_of new2014 fprog2)" = "29 98 41"
+t "icount: jit counts new's program, oldjit old's" \
+	test "$(vm_of jit fprog1) $(vm_of oldjit fprog1) $(vm_of jit fprog2) $(vm_of oldjit fprog2)" = "58 14 98 29"
 
 stage "5/5 summary"
 summary

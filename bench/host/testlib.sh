@@ -25,8 +25,8 @@ skip() { test_line SKIP "$*"; }
 ok() { if [ "$1" -eq 0 ]; then pass "$2"; else fail "$2"; fi; }
 # expect NAME COMMAND...: one test from one command's exit status.
 expect() {
-	name=$1; shift
-	if "$@" > /dev/null 2>&1; then pass "$name"; else fail "$name"; fi
+	test_name=$1; shift
+	if "$@" > /dev/null 2>&1; then pass "$test_name"; else fail "$test_name"; fi
 }
 # test_summary: "N passed, N failed"; fails if any test failed.
 test_summary() {
