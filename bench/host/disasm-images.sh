@@ -18,7 +18,9 @@ for hex in "$dir"/image-*.hex; do
 	bin=${hex%.hex}.bin
 	xxd -r -p "$hex" > "$bin"
 	if [ -s "$bin" ]; then
-		objdump -D -b binary -mi386:x86-64 "$bin" > "${hex%.hex}.dis"
+		# by its name, so the listing names no directory of this machine
+		(cd "$dir" && objdump -D -b binary -mi386:x86-64 "$(basename "$bin")") \
+			> "${hex%.hex}.dis"
 	else
 		echo "(no JIT image: the engine did not compile the program)" > "${hex%.hex}.dis"
 	fi
