@@ -615,6 +615,84 @@ static void table(const char *accel, const char *what)
 	printf("\n");
 }
 
+/*
+ * Why the 2014 result reversed, from @accel's own cells: per engine that
+ * reports vm_insns (the VM instructions one call executes), the cost per
+ * call and per executed VM instruction on the cache-hit cells; then
+ * old/new split into old/new2014 (the 2014 design against the 3.14
+ * interpreter today) and new2014/new (the conversion change since 2014),
+ * from the paired rounds where the run has them.
+ */
+static void decomposition(const char *accel)
+{
+	static const char *const f[2] = { "fprog1", "fprog2" };
+	const struct csv_row *o, *n, *n14;
+	char ob[48], db[48];
+	size_t e;
+	int c, any = 0;
+
+	if (!has_col(&csv, "vm_insns"))
+		return;
+	for (e = 0; e < NENGINES; e++)
+		for (c = 0; c < 2; c++) {
+			o = find(accel, "bench", engines[e].engine, f[c], "1");
+			if (o && *get(o, "vm_insns"))
+				any = 1;
+		}
+	if (!any)
+		return;
+	o = find(accel, "bench", "old", "fprog1", "1");
+	printf("decomposition, accel=%s, cache-hit (%s per call; vm insns: VM\n"
+	       "instructions one call executes: classic for the 3.14 engines, eBPF for 6.1's):\n",
+	       accel, o ? get(o, "unit") : "-");
+	printf("%-14s %28s %28s\n", "", "fprog #1", "fprog #2");
+	printf("%-14s", "");
+	for (c = 0; c < 2; c++)
+		printf(" %9s %8s %9s", "per call", "vm insns", "per insn");
+	printf("\n");
+	for (e = 0; e < NENGINES; e++) {
+		int have = 0;
+
+		for (c = 0; c < 2; c++) {
+			o = find(accel, "bench", engines[e].engine, f[c], "1");
+			have |= o && *get(o, "vm_insns");
+		}
+		if (!have)
+			continue;
+		printf("%-14s", engines[e].label);
+		for (c = 0; c < 2; c++) {
+			double vm;
+
+			o = find(accel, "bench", engines[e].engine, f[c], "1");
+			vm = o ? atof(get(o, "vm_insns")) : 0;
+			if (o && vm > 0)
+				printf(" %9.1f %8.0f %9.2f", median(o), vm,
+				       median(o) / vm);
+			else
+				printf(" %9s %8s %9s", "n/a", "n/a", "n/a");
+		}
+		printf("\n");
+	}
+	for (c = 0; c < 2; c++) {
+		o = find(accel, "bench", "old", f[c], "1");
+		n = find(accel, "bench", "new", f[c], "1");
+		n14 = find(accel, "bench", "new2014", f[c], "1");
+		if (!o || !n || !n14 || median(n) <= 0 || median(n14) <= 0)
+			continue;
+		ratio_text(ob, sizeof(ob), rfind(accel, "old/new2014", f[c], "1"));
+		ratio_text(db, sizeof(db), rfind(accel, "new2014/new", f[c], "1"));
+		printf("fprog #%d: old/new %.2f = old/new2014 %.2f (paired: %s)\n"
+		       "          x new2014/new %.2f (paired: %s): the conversion since 2014\n"
+		       "          makes a call %.2fx dearer (%s vs %s VM insns executed), the 2014\n"
+		       "          design costs %.2fx the 3.14 interpreter's time\n",
+		       c + 1, median(o) / median(n), median(o) / median(n14), ob,
+		       median(n14) / median(n), db, median(n) / median(n14),
+		       get(n, "vm_insns"), get(n14, "vm_insns"),
+		       median(n14) / median(o));
+	}
+	printf("\n");
+}
+
 /* Whether a row of the run was measured on a flavour compared with @arch. */
 static int arch_in_run(const char *arch)
 {
@@ -859,6 +937,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	reference();
+	for (a = 0; a < naccels; a++)
+		decomposition(accels[a]);
 	for (a = 0; a < naccels; a++)
 		crosscheck_table(accels[a]);
 	for (a = 0; a < naccels; a++)

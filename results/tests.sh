@@ -247,6 +247,15 @@ for fx in "$(dirname "$0")"/fixtures/*/; do
 		expect "tables: fixture $name: plot data and parameters re-made byte for byte ($bad differ)" test "$bad" = 0
 	fi
 done
+fx=$(dirname "$0")/fixtures/icount-engines
+expect "tables: decomposition: vm insns and cost per VM insn per engine (icount-engines)" \
+	grep -q '^new BPF/2014  *354.1  *21  *16.86  *646.2  *41  *15.76$' "$fx/table.txt"
+expect "tables: decomposition: old/new split into old/new2014 x new2014/new with paired CIs" \
+	sh -c "grep -A3 '^fprog #1: old/new 0.38 = old/new2014 0.81 (paired: 0.81 \[0.81, 0.81\])' '$fx/table.txt' | grep -q 'makes a call 2.10x dearer (58 vs 21 VM insns executed)'"
+expect "tables: all four 2014 x86_64 rows beside ours, old BPF jit measured" \
+	sh -c "grep -q '^old BPF jit  *93.0  *93.0  *135.0  *135.1$' '$fx/table.txt' && grep -q '^old BPF jit  *12  *34  *17  *44$' '$fx/table.txt'"
+expect "tables: no decomposition without vm_insns (four-accels)" \
+	sh -c "! grep -q '^decomposition' '$(dirname "$0")/fixtures/four-accels/table.txt'"
 fx=$(dirname "$0")/fixtures/paired
 expect "tables: paired fixture: old/new ratio row of icount with its CI" \
 	grep -q '^old/new           2.67 \[2.67, 2.67\]    2.56 \[2.56, 2.56\]' "$fx/table.txt"
