@@ -121,9 +121,9 @@ $(TOOLS)/bpfdiff: bench/guest/bpfdiff.c results/registry.c results/registry.h
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< results/registry.c
 
-$(TOOLS)/mkratios: results/mkratios.c results/paired.c results/paired.h
+$(TOOLS)/mkratios: results/mkratios.c results/paired.c results/paired.h results/stats.c results/stats.h
 	@mkdir -p $(TOOLS)
-	$(CC) $(HOSTCFLAGS) -o $@ $< results/paired.c -lm
+	$(CC) $(HOSTCFLAGS) -o $@ $< results/paired.c results/stats.c -lm
 
 tools: deps-bench $(TOOLS)/knob $(TOOLS)/mkcsv $(TOOLS)/mktable $(TOOLS)/cmpruns \
 	$(TOOLS)/crosscheck $(TOOLS)/mkcover $(TOOLS)/csv2dat $(TOOLS)/seccomp-bench \

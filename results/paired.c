@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "paired.h"
+#include "stats.h"
 
 #define LINE_MAX_LEN	4096
 
@@ -238,56 +239,11 @@ void paired_free(struct paired_data *d)
 	d->ncells = 0;
 }
 
-static unsigned long long isqrt(unsigned long long x)
-{
-	unsigned long long r = (unsigned long long)sqrt((double)x);
-
-	while (r * r > x)
-		r--;
-	while ((r + 1) * (r + 1) <= x)
-		r++;
-	return r;
-}
-
-unsigned int paired_ci_rank(unsigned int n, double *level)
-{
-	unsigned long long limit, cum = 0, c = 1, total;
-	unsigned int l;
-
-	*level = 95.0;
-	if (n > 50)
-		return (unsigned int)((100ULL * n - isqrt(38416ULL * n)) / 200);
-	total = 1ULL << n;
-	limit = total / 40;
-	for (l = 0; l < n / 2; l++) {
-		if (cum + c > limit)
-			break;
-		cum += c;
-		c = c * (n - l) / (l + 1);
-	}
-	if (l)
-		*level = (1000 - (2000 * cum + total - 1) / total) / 10.0;
-	return l;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 void paired_median_ci(double *v, size_t n, struct paired_stat *st)
 {
-	unsigned int l;
-
-	qsort(v, n, sizeof(*v), cmp_double);
 	st->n = n;
-	st->median = n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	l = paired_ci_rank((unsigned int)n, &st->level);
-	st->has_ci = l > 0;
-	st->lo = l ? v[l - 1] : 0;
-	st->hi = l ? v[n - l] : 0;
-	if (!l)
-		st->level = 0;
+	st->has_ci = stats_median_ci(v, (int)n, &st->median, &st->lo,
+				     &st->hi, &st->level);
+	if (!st->has_ci)
+		st->lo = st->hi = st->level = 0;
 }

@@ -46,14 +46,6 @@ void paired_free(struct paired_data *d);
 /* Index of engine @name in @c, or -1. */
 int paired_engine(const struct paired_cell *c, const char *name);
 
-/*
- * 95% CI of the median by order statistics, the module's bench_ci_rank():
- * the largest l with P(Bin(n, 1/2) <= l - 1) <= 2.5% (exact up to n = 50,
- * l = floor((n - 1.96 sqrt(n)) / 2) above); 0 if n < 6.  *@level is the
- * coverage in %.
- */
-unsigned int paired_ci_rank(unsigned int n, double *level);
-
 struct paired_stat {
 	size_t n;
 	double median;
@@ -61,7 +53,7 @@ struct paired_stat {
 	double lo, hi, level;
 };
 
-/* Median and its CI of @v[0..n-1] (n >= 1); sorts @v. */
+/* Median and its 95% CI of @v[0..n-1] (n >= 1), by results/stats.c; sorts @v. */
 void paired_median_ci(double *v, size_t n, struct paired_stat *st);
 
 #endif
