@@ -674,21 +674,33 @@ static void decomposition(const char *accel)
 		printf("\n");
 	}
 	for (c = 0; c < 2; c++) {
+		const struct csv_row *po, *pd;
+		double design, conv;
+
 		o = find(accel, "bench", "old", f[c], "1");
 		n = find(accel, "bench", "new", f[c], "1");
 		n14 = find(accel, "bench", "new2014", f[c], "1");
 		if (!o || !n || !n14 || median(n) <= 0 || median(n14) <= 0)
 			continue;
-		ratio_text(ob, sizeof(ob), rfind(accel, "old/new2014", f[c], "1"));
-		ratio_text(db, sizeof(db), rfind(accel, "new2014/new", f[c], "1"));
-		printf("fprog #%d: old/new %.2f = old/new2014 %.2f (paired: %s)\n"
-		       "          x new2014/new %.2f (paired: %s): the conversion since 2014\n"
-		       "          makes a call %.2fx dearer (%s vs %s VM insns executed), the 2014\n"
-		       "          design costs %.2fx the 3.14 interpreter's time\n",
-		       c + 1, median(o) / median(n), median(o) / median(n14), ob,
-		       median(n14) / median(n), db, median(n) / median(n14),
-		       get(n, "vm_insns"), get(n14, "vm_insns"),
-		       median(n14) / median(o));
+		/* the factors from the paired rounds where the run has them */
+		po = rfind(accel, "old/new2014", f[c], "1");
+		pd = rfind(accel, "new2014/new", f[c], "1");
+		design = po ? atof(rget(po, "ratio")) : median(o) / median(n14);
+		conv = pd ? atof(rget(pd, "ratio")) : median(n14) / median(n);
+		if (po && pd) {
+			ratio_text(ob, sizeof(ob), po);
+			ratio_text(db, sizeof(db), pd);
+		} else {
+			snprintf(ob, sizeof(ob), "%.2f", design);
+			snprintf(db, sizeof(db), "%.2f", conv);
+		}
+		printf("fprog #%d: old/new = old/new2014 %s x new2014/new %s%s:\n"
+		       "          the conversion since 2014 makes a call %.2fx dearer (%s vs %s VM\n"
+		       "          insns executed), the 2014 design costs %.2fx the 3.14 interpreter's time\n",
+		       c + 1, ob, db, po && pd ? " (paired, 95% CI)" :
+		       " (no paired cells: ratios of the medians above)",
+		       conv > 0 ? 1 / conv : 0, get(n, "vm_insns"),
+		       get(n14, "vm_insns"), design > 0 ? 1 / design : 0);
 	}
 	printf("\n");
 }

@@ -641,6 +641,35 @@ static int bench_timed(struct bench_run *r, u64 n, u64 *ns)
 	return 0;
 }
 
+/*
+ * Calibrate: the first power of two of calls, *@calls, whose run lasts at
+ * least sample_us.  @what names the knob that asked, for the log.
+ */
+static int bench_calibrate(struct bench_run *r, const char *what, u64 *calls)
+{
+	u64 target = (u64)bench.sample_us * NSEC_PER_USEC;
+	u64 n, ns;
+	int err;
+
+	for (n = 1; ; n <<= 1) {
+		cond_resched();
+		if (signal_pending(current))
+			return -EINTR;
+		err = bench_timed(r, n, &ns);
+		if (err)
+			return err;
+		if (ns >= target)
+			break;
+		if (n >= BENCH_CALLS_MAX) {
+			pr_warn("%s: %s: %llu calls took %llu ns, less than sample_us=%u; lower sample_us\n",
+				what, r->engine->name, n, ns, bench.sample_us);
+			return -ERANGE;
+		}
+	}
+	*calls = n;
+	return 0;
+}
+
 static int bench_cmp_u64(const void *a, const void *b)
 {
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
@@ -746,7 +775,6 @@ static int bench_run_cell(void)
 		.nr_skbs = bench.skbs,
 		.expect = bench.expect,
 	};
-	u64 target = (u64)bench.sample_us * NSEC_PER_USEC;
 	bool prepared = false;
 	u64 *ps, n, ns, vm_insns = 0;
 	u32 i;
@@ -802,24 +830,9 @@ static int bench_run_cell(void)
 		goto out;
 
 	/* Calibrate: the first power of two of calls lasting >= sample_us. */
-	for (n = 1; ; n <<= 1) {
-		cond_resched();
-		err = bench_timed(&r, n, &ns);
-		if (err)
-			goto out;
-		if (ns >= target)
-			break;
-		if (n >= BENCH_CALLS_MAX) {
-			pr_warn("run: %llu calls took %llu ns, less than sample_us=%u; lower sample_us\n",
-				n, ns, bench.sample_us);
-			err = -ERANGE;
-			goto out;
-		}
-		if (signal_pending(current)) {
-			err = -EINTR;
-			goto out;
-		}
-	}
+	err = bench_calibrate(&r, "run", &n);
+	if (err)
+		goto out;
 
 	for (i = 0; i < bench.samples; i++) {
 		cond_resched();
@@ -1461,35 +1474,6 @@ static int bench_show_round_engines(const struct bench_knob *k,
 	return 0;
 }
 
-/* Warm-up (every skb once) and calibration (>= sample_us) of one engine. */
-static int bench_paired_calibrate(struct bench_run *r, u64 *calls)
-{
-	u64 target = (u64)bench.sample_us * NSEC_PER_USEC;
-	u64 n, ns;
-	int err;
-
-	err = bench_timed(r, r->nr_skbs, &ns);
-	if (err)
-		return err;
-	for (n = 1; ; n <<= 1) {
-		cond_resched();
-		if (signal_pending(current))
-			return -EINTR;
-		err = bench_timed(r, n, &ns);
-		if (err)
-			return err;
-		if (ns >= target)
-			break;
-		if (n >= BENCH_CALLS_MAX) {
-			pr_warn("run_rounds: %s: %llu calls took %llu ns, less than sample_us=%u; lower sample_us\n",
-				r->engine->name, n, ns, bench.sample_us);
-			return -ERANGE;
-		}
-	}
-	*calls = n;
-	return 0;
-}
-
 /*
  * One run of the paired cell: the skbs built once, every listed engine
  * prepared on them, warmed up and calibrated, then @rounds rounds of one
@@ -1566,7 +1550,10 @@ static int bench_run_rounds(void)
 		prepared++;
 	}
 	for (j = 0; j < k; j++) {
-		err = bench_paired_calibrate(&runs[j], &calls[j]);
+		/* warm-up: every skb once, every verdict checked */
+		err = bench_timed(&runs[j], runs[j].nr_skbs, &ns);
+		if (!err)
+			err = bench_calibrate(&runs[j], "run_rounds", &calls[j]);
 		if (err)
 			goto out;
 	}
