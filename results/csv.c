@@ -97,3 +97,13 @@ const char *csv_get(const struct csv *csv, const struct csv_row *r,
 	fprintf(stderr, "no column '%s'\n", name);
 	exit(1);
 }
+
+int csv_has(const struct csv *csv, const char *name)
+{
+	int i;
+
+	for (i = 0; i < csv->ncols; i++)
+		if (!strcmp(csv->colname[i], name))
+			return 1;
+	return 0;
+}

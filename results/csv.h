@@ -20,5 +20,7 @@ void csv_load(struct csv *csv, const char *path);
 /* Field NAME of row R ("" when empty); exits if the column is unknown. */
 const char *csv_get(const struct csv *csv, const struct csv_row *r,
 		    const char *name);
+/* 1 when the file has a column NAME. */
+int csv_has(const struct csv *csv, const char *name);
 
 #endif

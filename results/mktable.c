@@ -89,7 +89,7 @@ static const struct csv_row *find(const char *accel, const char *tag,
 		if (!strcmp(get(r, "accel"), accel) &&
 		    !strcmp(get(r, "tag"), tag) &&
 		    !strcmp(get(r, "engine"), engine) &&
-		    !strcmp(get(r, "filter"), filter) &&
+		    (!filter || !strcmp(get(r, "filter"), filter)) &&
 		    (!skbs || !strcmp(get(r, "skbs"), skbs)))
 			return r;
 	}
@@ -873,8 +873,13 @@ static void seccomp_table(const char *accel)
 	seccomp_cell(accel, none ? get(none, "engine") : "new", "none", unit);
 	printf("\n");
 	for (e = 0; e < NENGINES; e++) {
-		if (!find(accel, "seccomp", engines[e].engine, "short", NULL))
+		const char *why = reg_get(engines[e].rec, "seccomp_note");
+
+		if (!find(accel, "seccomp", engines[e].engine, "short", NULL)) {
+			if (*why && find(accel, "bench", engines[e].engine, NULL, NULL))
+				printf("%-14s %s\n", engines[e].label, why);
 			continue;
+		}
 		printf("%-14s", engines[e].label);
 		for (f = 0; f < 2; f++)
 			seccomp_cell(accel, engines[e].engine, filters[f], unit);

@@ -24,28 +24,35 @@ here=$(cd "$(dirname "$0")" && pwd)
 # Paired rounds (<accel>/paired.txt) -> ratios.csv: per cell and engine
 # pair the median of the per-round time ratios with its 95% CI (mkratios),
 # each row with the accelerator, CPU, kernel and config.
-rm -f "$run/ratios.csv"
 kv() { sed -n "s/^$2=//p" "$1" 2> /dev/null | head -n 1; }
-for d in "$run"/*/; do
-	d=${d%/}
-	grep -qs '^paired .* round=' "$d/paired.txt" || continue
-	a=$(kv "$d/host.txt" accel)
-	[ -n "$a" ] || a=$(basename "$d")
-	"$tools/mkratios" -a "$a" -c "kind=$(kv "$d/host.txt" kind)" \
-		-c "unit=$(kv "$d/host.txt" unit)" \
-		-c "flavour=$(kv "$d/host.txt" flavour)" \
-		-c "cpu=$(kv "$d/meta.txt" cpu)" \
-		-c "kernel=$(kv "$d/meta.txt" kernel)" \
-		-c "config_hash=$(kv "$run/run.txt" config_hash)" \
-		-c "series_hash=$(kv "$run/run.txt" series_hash)" \
-		"$d/paired.txt" > "$run/ratios.tmp"
-	if [ -f "$run/ratios.csv" ]; then
-		tail -n +2 "$run/ratios.tmp" >> "$run/ratios.csv"
-	else
-		cat "$run/ratios.tmp" > "$run/ratios.csv"
-	fi
-	rm -f "$run/ratios.tmp"
-done
+# ratios DIR: DIR/ratios.csv from DIR/<accel>/paired.txt (none without).
+# The config hash is per accelerator (host.txt), from run.txt in older runs.
+ratios() {
+	rm -f "$1/ratios.csv"
+	for d in "$1"/*/; do
+		d=${d%/}
+		grep -qs '^paired .* round=' "$d/paired.txt" || continue
+		a=$(kv "$d/host.txt" accel)
+		[ -n "$a" ] || a=$(basename "$d")
+		ch=$(kv "$d/host.txt" config_hash)
+		[ -n "$ch" ] || ch=$(kv "$run/run.txt" config_hash)
+		"$tools/mkratios" -a "$a" -c "kind=$(kv "$d/host.txt" kind)" \
+			-c "unit=$(kv "$d/host.txt" unit)" \
+			-c "flavour=$(kv "$d/host.txt" flavour)" \
+			-c "cpu=$(kv "$d/meta.txt" cpu)" \
+			-c "kernel=$(kv "$d/meta.txt" kernel)" \
+			-c "config_hash=$ch" \
+			-c "series_hash=$(kv "$run/run.txt" series_hash)" \
+			"$d/paired.txt" > "$1/ratios.tmp"
+		if [ -f "$1/ratios.csv" ]; then
+			tail -n +2 "$1/ratios.tmp" >> "$1/ratios.csv"
+		else
+			cat "$1/ratios.tmp" > "$1/ratios.csv"
+		fi
+		rm -f "$1/ratios.tmp"
+	done
+}
+ratios "$run"
 if [ -f "$run/ratios.csv" ]; then
 	"$tools/mktable" "$run/results.csv" "$run/ratios.csv" > "$run/table.txt"
 else
@@ -54,13 +61,38 @@ fi
 
 # REPEAT=n: each cell's median over the n boots and their spread,
 # (max - min) / min (run-to-run spread), below the tables.
+# The paired ratios of every boot too: their spread over the boots is what
+# a shared machine cannot move (limits RATIO_LIMIT for one skb, default 3%,
+# RATIO_MISS_LIMIT for more, default 5%).
 runs="$run/results.csv"
+rruns=
+[ ! -f "$run/ratios.csv" ] || rruns=$run/ratios.csv
 n=1
 for rep in $(find "$run" -maxdepth 1 -type d -name 'repeat-[0-9]*' | sort -t- -k2 -n); do
 	"$tools/mkcsv" "$rep" > "$rep/results.csv"
 	runs="$runs $rep/results.csv"
+	ratios "$rep"
+	if [ -n "$rruns" ] && [ -f "$rep/ratios.csv" ]; then
+		rruns="$rruns $rep/ratios.csv"
+	else
+		rruns=
+	fi
 	n=$((n + 1))
 done
+if [ "$n" -gt 1 ] && [ -n "$rruns" ]; then
+	{
+		echo "== paired ratio per cell in each of the $n boots (first = ratios.csv), spread = (max - min) / min"
+		# shellcheck disable=SC2086
+		"$tools/cmpruns" -m "${RATIO_MISS_LIMIT:-5}" $rruns "${RATIO_LIMIT:-3}" || true
+	} > "$run/ratio-spread.txt"
+	{
+		echo "run-to-run spread of the paired ratios over $n boots (results/$(sed -n 's/^run_id=//p' "$run/run.txt")/ratio-spread.txt):"
+		tail -n 1 "$run/ratio-spread.txt"
+		grep '/old/new ' "$run/ratio-spread.txt" | sed 's/^/  /' || true
+		grep -- '> limit' "$run/ratio-spread.txt" | grep -v '/old/new ' | sed 's/^/  /' || true
+		echo
+	} >> "$run/table.txt"
+fi
 if [ "$n" -gt 1 ]; then
 	limit=${SPREAD_LIMIT:-5}
 	{

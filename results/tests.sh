@@ -227,7 +227,7 @@ for fx in "$(dirname "$0")"/fixtures/*/; do
 	name=$(basename "$fx")
 	rm -rf "$tmp/fx"
 	cp -R "$fx" "$tmp/fx"
-	rm -f "$tmp/fx/results.csv" "$tmp/fx/ratios.csv" "$tmp/fx/table.txt" "$tmp/fx/spread.txt"
+	rm -f "$tmp/fx/results.csv" "$tmp/fx/ratios.csv" "$tmp/fx/table.txt" "$tmp/fx/spread.txt" "$tmp/fx/ratio-spread.txt"
 	plots=0
 	[ -d "$fx/expected-plots" ] && command -v gnuplot > /dev/null && plots=1
 	if PLOTS=$plots "$(dirname "$0")/mktables.sh" "$tmp/fx" "$tools" > "$tmp/fx.out" 2>&1; then
@@ -235,7 +235,7 @@ for fx in "$(dirname "$0")"/fixtures/*/; do
 	else
 		fail "tables: the stage takes fixture $name: $(tail -n 3 "$tmp/fx.out")"
 	fi
-	for f in results.csv ratios.csv table.txt spread.txt; do
+	for f in results.csv ratios.csv table.txt spread.txt ratio-spread.txt; do
 		[ -f "$fx/$f" ] || continue
 		expect "tables: fixture $name: $f re-made byte for byte" cmp "$fx/$f" "$tmp/fx/$f"
 	done
@@ -254,6 +254,8 @@ expect "tables: decomposition: old/new split into old/new2014 x new2014/new with
 	sh -c "grep -A2 '^fprog #1: old/new = old/new2014 0.81 \[0.81, 0.81\] x new2014/new 0.48 \[0.48, 0.48\] (paired, 95% CI):' '$fx/table.txt' | grep -q 'makes a call 2.10x dearer (58 vs 21 VM'"
 expect "tables: all four 2014 x86_64 rows beside ours, old BPF jit measured" \
 	sh -c "grep -q '^old BPF jit  *93.0  *93.0  *135.0  *135.1$' '$fx/table.txt' && grep -q '^old BPF jit  *12  *34  *17  *44$' '$fx/table.txt'"
+expect "tables: seccomp: new2014 has no seccomp cells and the table says why (engines.conf seccomp_note)" \
+	grep -q '^new BPF/2014   not run: = new less 2 insns (v3.15 also made seccomp loads ctx loads' "$fx/table.txt"
 expect "tables: no decomposition without vm_insns (four-accels)" \
 	sh -c "! grep -q '^decomposition' '$(dirname "$0")/fixtures/four-accels/table.txt'"
 fx=$(dirname "$0")/fixtures/paired
@@ -269,6 +271,21 @@ expect "tables: paired fixture: 8 claim lines per accelerator, none blank" \
 	test "$(sed -n '/^== 2014 claims/,$p' "$fx/table.txt" | grep -c -E '^  [a-z].* (holds|reversed|no difference shown|not measurable)')" = 16
 expect "tables: paired fixture: ratio rows carry accel, kind, cpu, kernel, config" \
 	grep -q '^uml,hardware,ns,um,Intel(R) Xeon(R) CPU @ 2.20GHz,6.1.192,abc123,def456,fprog1,tcp22-payload,1,old/new,0.3345,' "$fx/ratios.csv"
+# paired-repeat: three boots of the paired fixture's uml cells, every time
+# of boot 2 x1.45 and of boot 3 x0.9 (the machine's speed), and in boot 3
+# old 4% slower in fprog #1's cache-hit cell and new 4% slower in fprog
+# #2's 10000-skb cell.
+fx=$(dirname "$0")/fixtures/paired-repeat
+expect "tables: ratio spread: a common drift of 45% moves no paired ratio" \
+	grep -q '^  uml/fprog1/tcp22-payload/10000/old/new  *0.995  *0.995  *0.995  *0.00%$' "$fx/table.txt"
+expect "tables: ratio spread: a 4% move is over the 3% cache-hit limit" \
+	grep -q '^  uml/fprog1/tcp22-payload/1/old/new  *0.335  *0.335  *0.348  *4.01%  > limit$' "$fx/table.txt"
+expect "tables: ratio spread: a 4% move is within the 5% limit of a 10000-skb cell" \
+	grep -q '^  uml/fprog2/tcp22-payload/10000/old/new  *0.995  *0.995  *0.957  *3.99%$' "$fx/table.txt"
+expect "tables: ratio spread: the control loop's spread over the same boots beside it" \
+	grep -q '^  uml/control/native/before/none/1  *17.400  *25.200  *16.000  *57.50%  > limit$' "$fx/table.txt"
+expect "cmpruns: results.csv and ratios.csv are not compared with each other" \
+	sh -c "! '$tools/cmpruns' '$fx/results.csv' '$fx/ratios.csv' 3 2>/dev/null"
 expect "tables: the stage refuses a directory that is not a run" \
 	sh -c "! '$(dirname "$0")/mktables.sh' '$tmp/nothing' '$tools' 2>/dev/null"
 
