@@ -3,6 +3,8 @@
 #   make bench    build everything, boot the guest(s), print the ns/call tables
 #   make check    host tests and in-guest tests; ends with "N passed, N failed"
 #   make tables RUN=results/<id>   re-make a saved run's tables, plots, cover
+#   make readme-results RUN=results/<id>   that run's headline ratios and
+#                 claims into README.md (the reference-run block)
 #
 # Pipeline: filters/ -> kernel-patches/ -> bench/ (module, guest, host
 # runner) -> results/ -> plots/.  Everything built lives in build/.
@@ -54,7 +56,7 @@ export CCACHE_BASEDIR := $(TOP)
 export CCACHE_NOHASHDIR := 1
 
 .PHONY: all bench tables check deps-bench deps-check deps-cross tree kernel module tools filters \
-	initramfs export-patches reset-tree clean plots cover-letter \
+	initramfs export-patches reset-tree clean plots cover-letter readme-results \
 	$(foreach f,$(FLAVOURS),kernel-$(f) module-$(f) initramfs-$(f))
 
 all: initramfs
@@ -170,6 +172,9 @@ tables: tools
 
 plots: tools
 	@$(TOP)/plots/render.sh $(RUN)
+
+readme-results:
+	@$(TOP)/results/mkreadme.sh $(RUN) $(TOP)/README.md
 
 cover-letter: tools tree
 	@$(TOOLS)/mkcover $(RUN) $(TREE) $(COVER)

@@ -286,6 +286,30 @@ expect "tables: ratio spread: the control loop's spread over the same boots besi
 	grep -q '^  uml/control/native/before/none/1  *17.400  *25.200  *16.000  *57.50%  > limit$' "$fx/table.txt"
 expect "cmpruns: results.csv and ratios.csv are not compared with each other" \
 	sh -c "! '$tools/cmpruns' '$fx/results.csv' '$fx/ratios.csv' 3 2>/dev/null"
+# make readme-results: the reference-run block of README.md from table.txt.
+printf 'before\n<!-- reference-run: begin -->\nstale\n<!-- reference-run: end -->\nafter\n' > "$tmp/README.md"
+mr=$(dirname "$0")/mkreadme.sh
+"$mr" "$(dirname "$0")/fixtures/paired-repeat" "$tmp/README.md" > /dev/null 2>&1 || true
+expect "readme: the block carries the run's claims and ratio spread, cut from table.txt" \
+	sh -c "grep -q '^  new faster than old, fprog #1 cache-hit .* reversed$' '$tmp/README.md' &&
+		grep -q '^run-to-run spread of the paired ratios over 3 boots' '$tmp/README.md' &&
+		grep -q '^Reference run .fixture-paired-repeat.: .make bench ACCEL=' '$tmp/README.md'"
+expect "readme: the old block is replaced, the text around it kept" \
+	sh -c "! grep -q '^stale$' '$tmp/README.md' && test \"\$(head -n 1 '$tmp/README.md')\" = before &&
+		test \"\$(tail -n 1 '$tmp/README.md')\" = after"
+cp "$tmp/README.md" "$tmp/README.once"
+"$mr" "$(dirname "$0")/fixtures/paired-repeat" "$tmp/README.md" > /dev/null 2>&1 || true
+expect "readme: re-making the block is idempotent" cmp "$tmp/README.once" "$tmp/README.md"
+printf 'no markers\n' > "$tmp/README.bad"
+expect "readme: refuses a README without the markers" \
+	sh -c "! '$mr' '$(dirname "$0")/fixtures/paired' '$tmp/README.bad' 2>/dev/null"
+rm -rf "$tmp/inc"
+cp -R "$(dirname "$0")/fixtures/paired" "$tmp/inc"
+echo "guest hung" > "$tmp/inc/INCOMPLETE"
+expect "readme: refuses a run marked incomplete" \
+	sh -c "! '$mr' '$tmp/inc' '$tmp/README.md' 2>/dev/null"
+expect "readme: README.md has exactly one reference-run block" \
+	sh -c "test \"\$(grep -c -x -e '<!-- reference-run: begin -->' -e '<!-- reference-run: end -->' '$(dirname "$0")/../README.md')\" = 2"
 expect "tables: the stage refuses a directory that is not a run" \
 	sh -c "! '$(dirname "$0")/mktables.sh' '$tmp/nothing' '$tools' 2>/dev/null"
 

@@ -87,6 +87,10 @@ for p5 in "$top"/kernel-patches/0005-*.patch; do
 	t "build: checkpatch.sh fails on reports no exception covers" \
 		sh -c "! '$top/kernel-patches/checkpatch.sh' '$build/linux' '$build/0099-exceptions-are-per-patch.patch'"
 done
+# Engine new is unperturbed by the patch that adds new2014: its interpreter
+# compiles to the same machine code before and after it.
+t "build: the 6.1 interpreter (engine new) compiles to the same code with and without 0005" \
+	"$top/kernel-patches/cmp-interp-code.sh" "$build/linux" "$build/obj-x86_64" "$build/cmp-interp-code"
 t "build: checkpatch --strict bench/module" \
 	sh -c "perl '$build/linux/scripts/checkpatch.pl' --strict -q --no-tree -f '$top'/bench/module/*.c 2>/dev/null | (! grep -E '^(ERROR|WARNING|CHECK)')"
 make -s initramfs > /dev/null 2>&1
