@@ -122,10 +122,10 @@ expect "accels: an unknown accelerator fails" sh -c "! sh -c \"here='$hostdir'; 
 expect "accels: plan defaults, pinning only where pin=1" \
 	test "$(acc 'accel_plan_args icount; PIN_CPU=1 accel_pin kvm; accel_pin tcg')" = "bench.samples=5 bench.sample_us=5000 bench.rounds=7 bench.paired_placements=1
 1"
-expect "accels: auto picks icount and tcg when no probe boots" \
-	test "$(acc 'no() { return 1; }; accel_auto no 2>/dev/null')" = "icount tcg"
+expect "accels: auto picks icount alone when no probe boots (tcg is opt-in)" \
+	test "$(acc 'no() { return 1; }; accel_auto no 2>/dev/null')" = "icount"
 # shellcheck disable=SC2016
 expect "accels: auto picks uml when its probe boots" \
-	test "$(acc 'only_uml() { [ "$1" = uml ]; }; accel_auto only_uml 2>/dev/null')" = "uml icount tcg"
+	test "$(acc 'only_uml() { [ "$1" = uml ]; }; accel_auto only_uml 2>/dev/null')" = "uml icount"
 
 test_summary
