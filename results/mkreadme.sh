@@ -1,42 +1,46 @@
 #!/bin/sh
-# make readme-results RUN=results/<id>: put a run's headline results into
-# README.md, between the lines "<!-- reference-run: begin -->" and
-# "<!-- reference-run: end -->": the machine, date and command of the run,
-# each accelerator's heading and paired ratio rows, and the "2014 claims,
-# re-tested" section, all cut from the run's table.txt (nothing typed by
-# hand).  The rest of README.md is left as it is.
+# make readme-results RUN="results/<id> ...": put runs' headline results
+# into README.md, between the lines "<!-- reference-run: begin -->" and
+# "<!-- reference-run: end -->": per run the machine, date and command,
+# each accelerator's heading and paired ratio rows, the "2014 claims,
+# re-tested" section and, for REPEAT runs, the ratios' spread over the
+# boots beside the host control loop's, all cut from the run's table.txt
+# (nothing typed by hand).  The rest of README.md is left as it is.
 #
-# usage: mkreadme.sh RUN_DIR README
+# usage: mkreadme.sh RUN_DIR... README
 set -eu
 
-[ $# = 2 ] || { echo "usage: mkreadme.sh RUN_DIR README" >&2; exit 2; }
-run=$1 readme=$2
-for f in "$run/run.txt" "$run/table.txt"; do
-	[ -s "$f" ] || { echo "mkreadme: $f missing or empty (make tables RUN=$run first)" >&2; exit 1; }
-done
-if [ -e "$run/INCOMPLETE" ]; then
-	echo "mkreadme: $run is marked incomplete ($(head -n 1 "$run/INCOMPLETE")): not a reference run" >&2
-	exit 1
-fi
+[ $# -ge 2 ] || { echo "usage: mkreadme.sh RUN_DIR... README" >&2; exit 2; }
+for readme; do :; done
 begin='<!-- reference-run: begin -->'
 end='<!-- reference-run: end -->'
 if [ "$(grep -c -x -F "$begin" "$readme")" != 1 ] || [ "$(grep -c -x -F "$end" "$readme")" != 1 ]; then
 	echo "mkreadme: $readme needs exactly one '$begin' and one '$end' line" >&2
 	exit 1
 fi
-kv() { sed -n "s/^$1=//p" "$run/run.txt" | head -n 1; }
-
 block=$(mktemp)
 trap 'rm -f "$block" "$block.new"' EXIT
-{
-	echo "Reference run \`$(kv run_id)\`: \`make bench ACCEL=\"$(kv accels)\"\` on $(kv date),"
+
+# one RUN_DIR: its part of the block.
+one() {
+	run=$1
+	for f in "$run/run.txt" "$run/table.txt"; do
+		[ -s "$f" ] || { echo "mkreadme: $f missing or empty (make tables RUN=$run first)" >&2; exit 1; }
+	done
+	if [ -e "$run/INCOMPLETE" ]; then
+		echo "mkreadme: $run is marked incomplete ($(head -n 1 "$run/INCOMPLETE")): not a reference run" >&2
+		exit 1
+	fi
+	kv() { sed -n "s/^$1=//p" "$run/run.txt" | head -n 1; }
+	repeat=$(kv repeat)
+	args=$(kv bench_args)
+	echo "Reference run \`$(kv run_id)\`: \`make bench ACCEL=\"$(kv accels)\"$(
+		[ -z "$repeat" ] || [ "$repeat" = 1 ] || echo " REPEAT=$repeat")$(
+		[ -z "$args" ] || echo " BENCH_ARGS=\"$args\"")\` on $(kv date),"
 	echo "host CPU $(kv host_cpu), Debian linux-source $(kv debian_version) (kernel"
-	echo "$(kv kernel)), series $(kv series_hash). Re-made from that run by"
-	echo "\`make readme-results RUN=results/$(kv run_id)\`."
+	echo "$(kv kernel)), series $(kv series_hash)."
 	echo
 	echo '```'
-	# Each accelerator's heading, CPU and kernel lines, its paired ratio
-	# rows; then the claims section.
 	awk '
 	/^--.*-- accel=/ { head = $0; cpu = ""; kern = ""; next }
 	/^cpu: / { cpu = $0; next }
@@ -58,10 +62,19 @@ trap 'rm -f "$block" "$block.new"' EXIT
 	{ ctl = 0 }
 	' "$run/table.txt"
 	echo '```'
-} > "$block"
+	echo
+}
+
+runs=
+while [ $# -gt 1 ]; do
+	one "$1" >> "$block"
+	runs="$runs $1"
+	shift
+done
+echo "Re-made by \`make readme-results RUN=\"${runs# }\"\`." >> "$block"
 awk -v b="$begin" -v e="$end" -v f="$block" '
 	$0 == b { print; while ((getline l < f) > 0) print l; skip = 1; next }
 	$0 == e { skip = 0 }
 	!skip { print }' "$readme" > "$block.new"
 cat "$block.new" > "$readme"
-echo "[readme] $readme: reference run $(kv run_id) ($(grep -c . "$block") lines)"
+echo "[readme] $readme: reference run(s)$runs ($(grep -c . "$block") lines)"

@@ -45,6 +45,8 @@ done
 	echo "debian_version=$(dpkg-query -W -f '${Version}' linux-source-6.1)"
 	echo "series_hash=$(sed -n 's/^applied_hash=//p' "$build/linux/.git/bench-series")"
 	echo "accels=$accel"
+	echo "repeat=${REPEAT:-1}"
+	echo "bench_args=${BENCH_ARGS:-}"
 } > "$dir/run.txt"
 
 # run_plan DIR ACCEL: one boot of the bench plan into DIR/ACCEL.
