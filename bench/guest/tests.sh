@@ -128,4 +128,20 @@ expect "accels: auto picks icount alone when no probe boots (tcg is opt-in)" \
 expect "accels: auto picks uml when its probe boots" \
 	test "$(acc 'only_uml() { [ "$1" = uml ]; }; accel_auto only_uml 2>/dev/null')" = "uml icount"
 
+# The JIT image listings: the flavour's objdump (flavours.conf disasm).
+mkdir -p "$tmp/img"
+printf '55 48 89 e5 c9 c3\n' > "$tmp/img/image-jit-fprog1.hex"
+x86dis=$(acc 'flavour_attr x86_64 disasm')
+expect "disasm: x86_64's objdump lists a JIT image by its file name" \
+	sh -c "'$hostdir/disasm-images.sh' '$tmp/img' '$x86dis' &&
+		grep -q 'push *%rbp' '$tmp/img/image-jit-fprog1.dis' && grep -q 'file format binary' '$tmp/img/image-jit-fprog1.dis' &&
+		! grep -q '$tmp' '$tmp/img/image-jit-fprog1.dis'"
+rm -f "$tmp/img/image-jit-fprog1.dis"
+expect "disasm: a flavour without a disassembler leaves the images as hex, and says so" \
+	sh -c "'$hostdir/disasm-images.sh' '$tmp/img' '' 2>&1 | grep -q 'no disassembler for this flavour' &&
+		test ! -e '$tmp/img/image-jit-fprog1.dis'"
+expect "disasm: i386 lists with -mi386, arm with the cross objdump" \
+	test "$(acc 'flavour_attr i386 disasm; flavour_attr arm disasm')" = "objdump -mi386
+arm-linux-gnueabihf-objdump -marm"
+
 test_summary

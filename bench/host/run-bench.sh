@@ -67,7 +67,7 @@ run_plan() {
 	# shellcheck disable=SC2046,SC2086
 	"$here/run-guest.sh" "$2" bench "$1/$2" "$(kernel_of "$2")" "$(initrd_of "$2")" \
 		$(accel_plan_args "$2") ${BENCH_ARGS:-}
-	"$here/disasm-images.sh" "$1/$2"
+	"$here/disasm-images.sh" "$1/$2" "$(flavour_attr "$f" disasm || true)"
 	host_control "$1/$2" "$2" after
 }
 
