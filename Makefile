@@ -160,7 +160,10 @@ $(addprefix initramfs-,$(FLAVOURS)): initramfs-%: module-% tools filters $$(EXTR
 $(BUILD)/perf.cpio.gz: bench/host/mkperfcpio.sh | kernel-x86_64
 	@$(TOP)/bench/host/mkperfcpio.sh $@ $(BUILD)/obj-x86_64
 
-bench: initramfs
+# The estimate first (before any build), then the build, then the boots.
+bench:
+	@$(TOP)/bench/host/estimate.sh $(BUILD)
+	@$(MAKE) --no-print-directory initramfs
 	@$(TOP)/bench/host/run-bench.sh $(TOP) $(BUILD)
 
 # make tables RUN=results/<id>: results.csv, table.txt, plots/ and a cover

@@ -144,4 +144,20 @@ expect "disasm: i386 lists with -mi386, arm with the cross objdump" \
 	test "$(acc 'flavour_attr i386 disasm; flavour_attr arm disasm')" = "objdump -mi386
 arm-linux-gnueabihf-objdump -marm"
 
+# make bench's estimate (bench/host/estimate.sh), from the records' times.
+s_uml=$(acc 'accel_attr uml guest_s')
+b_um=$(acc 'flavour_attr um build_s')
+expect "estimate: REPEAT multiplies the guest phase, a clean flavour costs its build" \
+	sh -c "ACCEL=uml REPEAT=2 '$hostdir/estimate.sh' '$tmp/nobuild' > '$tmp/est' &&
+		grep -q 'guests x2 boots: uml ~$(((2 * s_uml + 59) / 60)) min$' '$tmp/est' &&
+		grep -q 'kernels: um ~$(((b_um + 59) / 60)) min clean' '$tmp/est' &&
+		grep -q 'about $(((2 * s_uml + b_um + 59) / 60)) min in all (' '$tmp/est'"
+mkdir -p "$tmp/built/obj-um"
+: > "$tmp/built/obj-um/linux"
+: > "$tmp/built/initramfs-um.cpio.gz"
+expect "estimate: a built flavour costs nothing; auto marks the probed accelerators" \
+	sh -c "ACCEL=auto '$hostdir/estimate.sh' '$tmp/built' > '$tmp/est' &&
+		grep -q 'um built' '$tmp/est' && grep -q 'uml ~[0-9]* min if its probe boots' '$tmp/est' &&
+		! grep -q 'tcg' '$tmp/est'"
+
 test_summary

@@ -1,0 +1,67 @@
+#!/bin/sh
+# Before make bench builds anything: how long the run will take, from the
+# times measured on a 2-core machine and kept in the records (flavours.conf
+# build_s: a clean kernel build with an empty ccache; accels.conf guest_s:
+# one boot of the bench plan with its defaults).  A flavour already built
+# costs (almost) nothing; REPEAT multiplies the guest phase.
+#
+# usage: estimate.sh BUILD     env: ACCEL, REPEAT (as make bench)
+set -eu
+
+build=$1
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/host/accels.sh
+. "$here/accels.sh"
+
+accel=${ACCEL:-auto}
+if [ "$accel" = auto ]; then
+	list=
+	for a in $ACCELS; do
+		case "$(accel_attr "$a" auto || true)" in
+		probe) list="$list $a?" ;;
+		always) list="$list $a" ;;
+		esac
+	done
+else
+	list=$accel
+fi
+repeat=${REPEAT:-1}
+case "$repeat" in '' | *[!0-9]*) repeat=1 ;; esac
+
+total=0 unknown=
+flavours=
+guests=
+for a in $list; do
+	maybe=
+	case "$a" in *\?) a=${a%\?} maybe=" if its probe boots" ;; esac
+	accel_kind "$a" > /dev/null 2>&1 || continue
+	f=$(accel_flavour "$a")
+	case " $flavours " in *" $f "*) ;; *) flavours="$flavours $f" ;; esac
+	s=$(accel_attr "$a" guest_s 2> /dev/null || true)
+	if [ -n "$s" ]; then
+		s=$((s * repeat))
+		guests="$guests, $a ~$(((s + 59) / 60)) min$maybe"
+		total=$((total + s))
+	else
+		guests="$guests, $a (no estimate)$maybe"
+		unknown=" + what has no estimate"
+	fi
+done
+kernels=
+for f in $flavours; do
+	if [ -f "$(flavour_kernel "$build" "$f")" ] && [ -f "$build/initramfs-$f.cpio.gz" ]; then
+		kernels="$kernels, $f built"
+		continue
+	fi
+	s=$(flavour_attr "$f" build_s 2> /dev/null || true)
+	if [ -n "$s" ]; then
+		kernels="$kernels, $f ~$(((s + 59) / 60)) min clean (less with ccache hits)"
+		total=$((total + s))
+	else
+		kernels="$kernels, $f (no estimate)"
+		unknown=" + what has no estimate"
+	fi
+done
+echo "[bench] plan: kernels: ${kernels#, }"
+echo "[bench] plan: guests$( [ "$repeat" = 1 ] || echo " x$repeat boots"): ${guests#, }"
+echo "[bench] plan: about $(((total + 59) / 60)) min in all$unknown (measured on 2 cores; bench/flavours.conf build_s, bench/accels.conf guest_s)"
