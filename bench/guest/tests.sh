@@ -120,7 +120,7 @@ expect "accels: the kernel image of a flavour" \
 B/obj-x86_64/arch/x86/boot/bzImage"
 expect "accels: an unknown accelerator fails" sh -c "! sh -c \"here='$hostdir'; . '$hostdir/accels.sh'; accel_kind foo\""
 expect "accels: plan defaults, pinning only where pin=1" \
-	test "$(acc 'accel_plan_args icount; PIN_CPU=1 accel_pin kvm; accel_pin tcg')" = "bench.samples=5 bench.sample_us=5000 bench.rounds=7 bench.paired_placements=1
+	test "$(acc 'accel_plan_args icount; PIN_CPU=1 accel_pin kvm; accel_pin tcg')" = "bench.skbs=1,10000 bench.seccomp_calls=20000 bench.seccomp_runs=3 bench.samples=5 bench.sample_us=5000 bench.rounds=7 bench.paired_placements=1
 1"
 expect "accels: auto picks icount alone when no probe boots (tcg is opt-in)" \
 	test "$(acc 'no() { return 1; }; accel_auto no 2>/dev/null')" = "icount"
