@@ -22,6 +22,9 @@
 #   BENCH_ROUNDS, BENCH_PAIRED_PLACEMENTS  rounds per placement and
 #                  placements per paired cell (default 30, 3; accels.conf
 #                  sets them per accelerator)
+#   BENCH_PAIRED_SAMPLE_US  sample length in the paired rounds (default: the
+#                  cells'); short samples, many rounds: the engines of a round
+#                  see the same moment of the machine
 set -eu
 out=$1
 # shellcheck source=/dev/null
@@ -86,6 +89,10 @@ if [ "${BENCH_PAIRED:-1}" != 0 ]; then
 	: > "$out/paired.txt"
 	case $paired in
 	*,*)
+		cells_us=$(cat "$KNOBS/sample_us")
+		if [ -n "${BENCH_PAIRED_SAMPLE_US:-}" ]; then
+			set_knob sample_us "$BENCH_PAIRED_SAMPLE_US" || exit 1
+		fi
 		for f in $filters; do
 			for s in 1 10000; do
 				say "paired cell: filter=$f skbs=$s engines=$paired"
@@ -93,7 +100,8 @@ if [ "${BENCH_PAIRED:-1}" != 0 ]; then
 					"${BENCH_ROUNDS:-30}" "${BENCH_PAIRED_PLACEMENTS:-3}" \
 					>> "$out/paired.txt"
 			done
-		done ;;
+		done
+		set_knob sample_us "$cells_us" || exit 1 ;;
 	*) say "paired cells: fewer than two engines ($paired), none" ;;
 	esac
 fi
