@@ -15,6 +15,17 @@
  *   bpfdiff fuzz SEED SECONDS PACKETS
  *	Generated, mutated and raw random programs, each on 8 random and
  *	mutated frames with 1-3 random headlens, for SECONDS.
+ *   bpfdiff replay HEADLEN HEX PROGRAM
+ *	One pair: the frame HEX with HEADLEN bytes linear (0: all), PROGRAM
+ *	"{code,jt,jf,k},..." (or -dd lines); prints "replay FRAME HEADLEN
+ *	<eval line> agree|documented #..|UNEXPLAINED".  Every UNEXPLAINED
+ *	report ends with this command ("replay:") for its pair.
+ *   bpfdiff cases FILE
+ *	replay for every "NAME HEADLEN HEX PROGRAM" line of FILE
+ *	(filters/diff/cases.txt), then the summary.
+ *   bpfdiff fuzzcase SEED ITERATION PACKETS
+ *	On the host: the pairs fuzz iteration ITERATION of SEED compares
+ *	(program fuzzSEED-ITERATION), as lines of a cases file.
  *   bpfdiff gen SEED COUNT
  *	Print the generated programs (the ones "random:SEED:COUNT" runs).
  *   bpfdiff selftest SEED COUNT
@@ -576,6 +587,7 @@ static struct val model2(const struct prog *p, const struct skb *s,
 		v.ret = run(p->insns, s, semantics, flags, &v.unknown);
 	return v;
 }
+
 /* --- the kernel side ---------------------------------------------------- */
 
 /* The knobs are seq_files, which refuse pwrite(): seek, then write. */
@@ -728,6 +740,38 @@ static void fmt_val(char *buf, size_t n, const struct val *v)
 		snprintf(buf, n, "%u", v->ret);
 }
 
+/*
+ * What replays one pair: the program, the frame in hex and the headlen,
+ * and the bpfdiff command that runs it again (in the guest, or as a line
+ * of a cases file: filters/diff/README.md).
+ */
+static void report_case(const struct prog *p, const struct packet *pk,
+			unsigned int headlen)
+{
+	unsigned int i;
+
+	printf("  program:\n");
+	for (i = 0; i < p->len; i++)
+		printf("  { 0x%x, %u, %u, 0x%08x },\n", p->insns[i].code,
+		       p->insns[i].jt, p->insns[i].jf, p->insns[i].k);
+	printf("  packet %s (%u bytes), headlen %u: ", pk->name, pk->len,
+	       headlen);
+	for (i = 0; i < pk->len; i++)
+		printf("%02x", pk->b[i]);
+	printf("\n  replay: /bench/bpfdiff replay %u ", headlen);
+	for (i = 0; i < pk->len; i++)
+		printf("%02x", pk->b[i]);
+	printf(" '");
+	for (i = 0; i < p->len; i++)
+		printf("%s{0x%x,%u,%u,0x%x}", i ? "," : "", p->insns[i].code,
+		       p->insns[i].jt, p->insns[i].jf, p->insns[i].k);
+	printf("'\n");
+}
+
+/* The documented rows (D*) and the eval line classify() saw last. */
+static unsigned int last_flags;
+static char last_line[1024];
+
 /* Compare one pair; returns 0 agree, 1 documented, 2 unexplained. */
 static int classify(const struct prog *p, const struct packet *pk,
 		    unsigned int headlen, const struct val kv[MAX_ENGINES],
@@ -829,12 +873,10 @@ static int classify(const struct prog *p, const struct packet *pk,
 		fmt_val(b, sizeof(b), &mn);
 		printf("UNEXPLAINED: %s on %s headlen %u: %s; got '%s', model old=%s new=%s\n",
 		       p->name, pk->name, headlen, why, line, a, b);
-		printf("  program:\n");
-		for (e = 0; e < (int)p->len; e++)
-			printf("  { 0x%x, %u, %u, 0x%08x },\n",
-			       p->insns[e].code, p->insns[e].jt,
-			       p->insns[e].jf, p->insns[e].k);
+		report_case(p, pk, headlen);
 	}
+	last_flags = f;
+	snprintf(last_line, sizeof(last_line), "%s", line);
 	return cls;
 }
 
@@ -1016,6 +1058,26 @@ static int hexval(int c)
 	return -1;
 }
 
+/* @hex (FRAME_MAX bytes at most, 14 at least) into @pk; -1 if it is not. */
+static int parse_frame(struct packet *pk, const char *name, const char *hex)
+{
+	size_t i, len = strlen(hex);
+
+	if (len % 2 || len < 28 || len > 2 * FRAME_MAX)
+		return -1;
+	snprintf(pk->name, sizeof(pk->name), "%s", name);
+	pk->len = (unsigned int)(len / 2);
+	pk->b = xmalloc(pk->len);
+	for (i = 0; i < pk->len; i++) {
+		int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -1;
+		pk->b[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return 0;
+}
+
 static struct packet *read_packets(const char *path, unsigned int *count)
 {
 	char *text = read_file(path), *line, *save = NULL;
@@ -1026,30 +1088,19 @@ static struct packet *read_packets(const char *path, unsigned int *count)
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *hex = strchr(line, ' ');
 		struct packet *pk;
-		size_t i, len;
 
 		if (line[0] == '#')
 			continue;
 		if (!hex)
 			die("%s: '%.20s': expected '<name> <hex>'", path, line);
 		*hex++ = '\0';
-		len = strlen(hex);
-		if (len % 2 || len < 28 || len > 2 * FRAME_MAX)
-			die("%s: %s: bad frame length", path, line);
 		v = realloc(v, (n + 1) * sizeof(*v));
 		if (!v)
 			die("out of memory");
 		pk = &v[n++];
-		snprintf(pk->name, sizeof(pk->name), "%s", line);
-		pk->len = (unsigned int)(len / 2);
-		pk->b = xmalloc(pk->len);
-		for (i = 0; i < pk->len; i++) {
-			int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
-
-			if (hi < 0 || lo < 0)
-				die("%s: %s: not hex", path, line);
-			pk->b[i] = (uint8_t)(hi << 4 | lo);
-		}
+		if (parse_frame(pk, line, hex))
+			die("%s: %s: not 14..%d bytes in hex", path, line,
+			    FRAME_MAX);
 	}
 	free(text);
 	*count = n;
@@ -1286,6 +1337,156 @@ static void print_prog(const struct prog *p)
 		       p->insns[i].jt, p->insns[i].jf, p->insns[i].k);
 }
 
+/* --- replaying single pairs ------------------------------------------------ */
+
+/*
+ * A program as text: its numbers in fours (code, jt, jf, k), whatever
+ * separates them, as -dd lines ("{ 0x28, 0, 0, 0x0000000c },") or as the
+ * replay line's "{0x28,0,0,0xc},{0x6,0,0,0x1}"; lines starting with '#'
+ * are skipped.  -1 if that is not a program.
+ */
+static int parse_prog(struct prog *p, const char *name, const char *text)
+{
+	unsigned long f[4];
+	unsigned int n = 0;
+	const char *s = text;
+	char *end;
+
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->len = 0;
+	while (*s) {
+		if (*s == '#' && (s == text || s[-1] == '\n')) {
+			s += strcspn(s, "\n");
+			continue;
+		}
+		if (*s < '0' || *s > '9') {
+			s++;
+			continue;
+		}
+		errno = 0;
+		f[n] = strtoul(s, &end, 0);
+		if (errno || f[n] > (n == 3 ? 0xffffffffUL : n ? 255UL : 0xffffUL))
+			return -1;
+		s = end;
+		if (++n < 4)
+			continue;
+		if (p->len == MAXINSNS)
+			return -1;
+		p->insns[p->len++] = mk((unsigned int)f[0], (unsigned int)f[1],
+					(unsigned int)f[2], (uint32_t)f[3]);
+		n = 0;
+	}
+	return n || !p->len ? -1 : 0;
+}
+
+/* Run one pair on the module and classify it: one line
+ * "NAME HEADLEN <eval line> agree|documented #..|UNEXPLAINED". */
+static void replay(const char *name, unsigned int headlen, const char *hex,
+		   const char *progtext)
+{
+	static struct prog p;
+	struct packet pk;
+	unsigned long long unexplained = st.unexplained, agree = st.agree;
+	unsigned long long pairs = st.pairs;
+	char frame[32];
+	int d;
+
+	if (!p.insns)
+		p.insns = xmalloc(MAXINSNS * sizeof(*p.insns));
+	if (parse_prog(&p, name, progtext))
+		die("%s: not a program: '%.40s'", name, progtext);
+	if (parse_frame(&pk, "", hex))
+		die("%s: not a frame of 14..%d bytes in hex", name, FRAME_MAX);
+	snprintf(frame, sizeof(frame), "frame%u", pk.len);
+	snprintf(pk.name, sizeof(pk.name), "%s", frame);
+	if (headlen >= pk.len)
+		headlen = 0;
+	headlens[0] = (int)headlen;
+	nheadlens = 1;
+	last_line[0] = '\0';
+	one_program(&p, &pk, 1);
+	printf("%s %s %u %s", name, pk.name, headlen,
+	       last_line[0] ? last_line : "prog rejected");
+	if (st.unexplained != unexplained) {
+		printf(" UNEXPLAINED\n");
+	} else if (st.pairs == pairs || st.agree != agree) {
+		printf(" agree\n");
+	} else {
+		printf(" documented");
+		for (d = 0; d < D_NR; d++)
+			if (last_flags & (1u << d))
+				printf(" %s", dname[d]);
+		printf("\n");
+	}
+	free(pk.b);
+}
+
+/*
+ * A cases file: "NAME HEADLEN HEX PROGRAM" per line (PROGRAM as the replay
+ * line prints it, the rest of the line); '#' lines are comments.
+ */
+static void replay_cases(const char *path)
+{
+	char *text = read_file(path), *line, *save = NULL;
+	char name[64], hex[2 * FRAME_MAX + 1];
+	unsigned int headlen, lineno = 0;
+	int at;
+
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		lineno++;
+		if (line[0] == '#')
+			continue;
+		if (sscanf(line, "%63s %u %3028s %n", name, &headlen, hex,
+			   &at) != 3 || !line[at])
+			die("%s: line %u: expected 'NAME HEADLEN HEX PROGRAM'",
+			    path, lineno);
+		replay(name, headlen, hex, line + at);
+	}
+	free(text);
+}
+
+/* Fuzz iteration @it of @seed: its program, FUZZ_PACKETS frames, headlens. */
+static void fuzz_case(uint64_t seed, unsigned long long it, struct prog *p,
+		      struct packet *fp, const struct packet *pk,
+		      unsigned int npk)
+{
+	unsigned int i;
+
+	fuzz_prog(p, seed * 1000003 + it);
+	snprintf(p->name, sizeof(p->name), "fuzz%llu-%llu",
+		 (unsigned long long)seed, it);
+	rng = seed ^ (it * 0x2545f4914f6cdd1dULL);
+	nheadlens = 0;
+	for (i = 1 + rndn(3); i; i--)
+		headlens[nheadlens++] = (int)rndn(120);
+	for (i = 0; i < FUZZ_PACKETS; i++)
+		fuzz_packet(&fp[i], pk, npk);
+}
+
+/* The pairs of fuzz iteration @it as lines of a cases file. */
+static void print_fuzz_case(const struct prog *p, const struct packet *fp)
+{
+	unsigned int i, h, j, hl;
+
+	for (i = 0; i < FUZZ_PACKETS; i++) {
+		for (h = 0; h < nheadlens; h++) {
+			hl = (unsigned int)headlens[h];
+			if (hl && hl >= fp[i].len)
+				continue;
+			printf("%s:%s %u ", p->name, fp[i].name, hl);
+			for (j = 0; j < fp[i].len; j++)
+				printf("%02x", fp[i].b[j]);
+			printf(" ");
+			for (j = 0; j < p->len; j++)
+				printf("%s{0x%x,%u,%u,0x%x}", j ? "," : "",
+				       p->insns[j].code, p->insns[j].jt,
+				       p->insns[j].jf, p->insns[j].k);
+			printf("\n");
+		}
+	}
+}
+
 /* --- main ------------------------------------------------------------------ */
 
 /* The module's knobs; BPFDIFF_KNOBS names another directory (host tests). */
@@ -1449,24 +1650,43 @@ int main(int argc, char **argv)
 			fp[i].b = xmalloc(FRAME_MAX);
 		open_knobs();
 		for (it = 0; now() - t0 < secs; it++) {
-			fuzz_prog(&gp, seed * 1000003 + it);
-			snprintf(gp.name, sizeof(gp.name), "fuzz%llu-%llu",
-				 (unsigned long long)seed, it);
-			rng = seed ^ (it * 0x2545f4914f6cdd1dULL);
-			nheadlens = 0;
-			for (i = 1 + rndn(3); i; i--)
-				headlens[nheadlens++] = (int)rndn(120);
-			for (i = 0; i < FUZZ_PACKETS; i++)
-				fuzz_packet(&fp[i], pk, npk);
+			fuzz_case(seed, it, &gp, fp, pk, npk);
 			one_program(&gp, fp, FUZZ_PACKETS);
 		}
 		drain();
 		summary("fuzz", now() - t0);
 		return st.unexplained || !st.pairs ? 1 : 0;
 	}
+	if (argc == 5 && !strcmp(argv[1], "replay")) {
+		open_knobs();
+		replay("replay", (unsigned int)parse_u64(argv[2]), argv[3],
+		       argv[4]);
+		return st.unexplained ? 1 : 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "cases")) {
+		open_knobs();
+		replay_cases(argv[2]);
+		drain();
+		summary(argv[2], now() - t0);
+		return st.unexplained || !st.pairs ? 1 : 0;
+	}
+	if (argc == 5 && !strcmp(argv[1], "fuzzcase")) {
+		uint64_t seed = parse_u64(argv[2]), it = parse_u64(argv[3]);
+		struct packet fp[FUZZ_PACKETS];
+
+		pk = read_packets(argv[4], &npk);
+		for (i = 0; i < FUZZ_PACKETS; i++)
+			fp[i].b = xmalloc(FRAME_MAX);
+		fuzz_case(seed, it, &gp, fp, pk, npk);
+		print_fuzz_case(&gp, fp);
+		return 0;
+	}
 	fprintf(stderr, "usage: bpfdiff run PROGS|random:SEED:COUNT PACKETS OUT [HEADLEN...]\n"
 			"       bpfdiff fuzz SEED SECONDS PACKETS\n"
 			"       bpfdiff gen|selftest SEED COUNT\n"
-			"       bpfdiff model PROGS PACKETS\n");
+			"       bpfdiff model PROGS PACKETS\n"
+			"       bpfdiff replay HEADLEN HEX PROGRAM\n"
+			"       bpfdiff cases FILE\n"
+			"       bpfdiff fuzzcase SEED ITERATION PACKETS\n");
 	return 2;
 }

@@ -281,6 +281,8 @@ bpfdiff() { # NAME ARGS...
 	name=$1; shift
 	s=$(date +%s)
 	if r=$(/bench/bpfdiff "$@" 2>&1); then ok=1; else ok=0; fi
+	# the whole output: every UNEXPLAINED report with its replay line
+	echo "$r" > "$out/bpfdiff-$(echo "$name" | tr ' ' -).txt"
 	echo "$r" | grep -E "^(UNEXPLAINED|  )" | head -n 40 || true
 	sumline=$(echo "$r" | tail -n 1)
 	say "diff: $name: $sumline [$(($(date +%s) - s)) s]"
