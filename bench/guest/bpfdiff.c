@@ -15,6 +15,17 @@
  *   bpfdiff fuzz SEED SECONDS PACKETS
  *	Generated, mutated and raw random programs, each on 8 random and
  *	mutated frames with 1-3 random headlens, for SECONDS.
+ *   bpfdiff replay HEADLEN HEX PROGRAM
+ *	One pair: the frame HEX with HEADLEN bytes linear (0: all), PROGRAM
+ *	"{code,jt,jf,k},..." (or -dd lines); prints "replay FRAME HEADLEN
+ *	<eval line> agree|documented #..|UNEXPLAINED".  Every UNEXPLAINED
+ *	report ends with this command ("replay:") for its pair.
+ *   bpfdiff cases FILE
+ *	replay for every "NAME HEADLEN HEX PROGRAM" line of FILE
+ *	(filters/diff/cases.txt), then the summary.
+ *   bpfdiff fuzzcase SEED ITERATION PACKETS
+ *	On the host: the pairs fuzz iteration ITERATION of SEED compares
+ *	(program fuzzSEED-ITERATION), as lines of a cases file.
  *   bpfdiff gen SEED COUNT
  *	Print the generated programs (the ones "random:SEED:COUNT" runs).
  *   bpfdiff selftest SEED COUNT
@@ -32,6 +43,9 @@
  *		  difference says (row numbers of the doc are counted)
  *   unexplained  anything else (the engines disagree otherwise, or agree
  *		  on something the model did not predict)
+ * The model does not know the values of cpu, pay_offset and random loads;
+ * it tracks where they go (run()), so one that is overwritten before it
+ * reaches the result or a decision leaves the result known.
  * Exit status 0 only if nothing is unexplained.
  *
  * Talks to /sys/kernel/debug/bpf_bench/ with an lseek() to 0 and one
@@ -417,19 +431,30 @@ static int nlattr(const struct skb *s, uint32_t *a, uint32_t x, int nest,
 	return 0;
 }
 
-/* Run a checked program; *unknown set if it read something the model
- * cannot know (cpu, pay_offset, random). */
+/*
+ * What the model does not know: the value of cpu, pay_offset and random
+ * loads.  run() tracks which of A, X and M[] hold such a value (a taint
+ * bit each): a result is VALUE_UNKNOWN only if a tainted A is returned,
+ * and PATH_UNKNOWN if a tainted value decides a jump, a load offset, a
+ * divisor or an nlattr search (the run after that point is not
+ * predicted).  A tainted value that is overwritten before it is used
+ * changes nothing.
+ */
+enum { KNOWN, VALUE_UNKNOWN, PATH_UNKNOWN };
+
+/* Run a checked program; *unknown as above. */
 static uint32_t run(const struct insn *f, const struct skb *s, int mode,
 		    unsigned int *flags, int *unknown)
 {
 	uint32_t A = 0, X = 0, M[16] = { 0 }, v;
-	unsigned int pc = 0, size;
+	unsigned int pc = 0, size, ta = 0, tx = 0, tm = 0, ts;
 
 	for (;; pc++) {
 		const struct insn *i = &f[pc];
 		uint32_t k = i->k, src = (i->code & BPF_X) ? X : k;
 		int32_t off;
 
+		ts = (i->code & BPF_X) ? tx : 0;
 		switch (i->code & 0x07) {
 		case BPF_LD:
 			size = (i->code & 0x18) == BPF_W ? 4 :
@@ -437,12 +462,15 @@ static uint32_t run(const struct insn *f, const struct skb *s, int mode,
 			switch (i->code & 0xe0) {
 			case BPF_IMM:
 				A = k;
+				ta = 0;
 				continue;
 			case BPF_MEM:
 				A = M[k];
+				ta = tm >> k & 1;
 				continue;
 			case BPF_LEN:
 				A = s->len;
+				ta = 0;
 				continue;
 			case BPF_ABS:
 				if (k >= (uint32_t)SKF_AD_OFF)
@@ -450,34 +478,42 @@ static uint32_t run(const struct insn *f, const struct skb *s, int mode,
 				off = (int32_t)k;
 				break;
 			default: /* IND */
+				if (tx)
+					goto lost;
 				off = (int32_t)(X + k);
 				break;
 			}
 			if (load(s, off, size, mode, &A, flags))
 				return 0;
+			ta = 0;
 			continue;
 		case BPF_LDX:
 			switch (i->code & 0xe0) {
 			case BPF_IMM:
 				X = k;
-				continue;
+				break;
 			case BPF_MEM:
 				X = M[k];
+				tx = tm >> k & 1;
 				continue;
 			case BPF_LEN:
 				X = s->len;
-				continue;
+				break;
 			default: /* MSH */
 				if (load(s, (int32_t)k, 1, mode, &v, flags))
 					return 0;
 				X = (v & 0xf) << 2;
-				continue;
+				break;
 			}
+			tx = 0;
+			continue;
 		case BPF_ST:
 			M[k] = A;
+			tm = (tm & ~(1u << k)) | ta << k;
 			continue;
 		case BPF_STX:
 			M[k] = X;
+			tm = (tm & ~(1u << k)) | tx << k;
 			continue;
 		case BPF_ALU:
 			switch (i->code & 0xf0) {
@@ -485,11 +521,15 @@ static uint32_t run(const struct insn *f, const struct skb *s, int mode,
 			case BPF_SUB: A -= src; break;
 			case BPF_MUL: A *= src; break;
 			case BPF_DIV:
+				if (ts)
+					goto lost;
 				if (!src)
 					return 0;
 				A /= src;
 				break;
 			case BPF_MOD:
+				if (ts)
+					goto lost;
 				if (!src)
 					return 0;
 				A %= src;
@@ -501,6 +541,7 @@ static uint32_t run(const struct insn *f, const struct skb *s, int mode,
 			case BPF_RSH: A >>= src & 31; break;
 			default: A = -A; break;
 			}
+			ta |= ts;
 			continue;
 		case BPF_JMP:
 			switch (i->code & 0xf0) {
@@ -512,15 +553,24 @@ static uint32_t run(const struct insn *f, const struct skb *s, int mode,
 			case BPF_JGE: v = A >= src; break;
 			default: v = (A & src) != 0; break;
 			}
+			if ((ta || ts) && i->jt != i->jf)
+				goto lost;
 			pc += v ? i->jt : i->jf;
 			continue;
 		case BPF_RET:
-			return (i->code & 0x18) == BPF_A ? A : k;
+			if ((i->code & 0x18) != BPF_A)
+				return k;
+			if (ta)
+				*unknown = VALUE_UNKNOWN;
+			return A;
 		default: /* MISC */
-			if (i->code & BPF_TXA)
+			if (i->code & BPF_TXA) {
 				A = X;
-			else
+				ta = tx;
+			} else {
 				X = A;
+				tx = ta;
+			}
 			continue;
 		}
 anc:
@@ -535,21 +585,33 @@ anc:
 		case AD_IFINDEX: case AD_HATYPE:
 			/* no device: 3.14 ends with 0, 6.1 ends with A */
 			*flags |= k == AD(AD_IFINDEX) ? D6_IFINDEX : D7_HATYPE;
-			return mode == OLD ? 0 : A;
+			if (mode == OLD)
+				return 0;
+			if (ta)
+				*unknown = VALUE_UNKNOWN;
+			return A;
 		case AD_NLATTR: case AD_NLATTR_NEST:
+			/* on a non-linear skb neither A nor X matters */
+			if ((ta || tx) && s->lin == s->len)
+				goto lost;
 			if (nlattr(s, &A, X, k == AD(AD_NLATTR_NEST), mode,
 				   flags))
 				return 0;
 			break;
 		case AD_ALU_XOR_X:
 			A ^= X;
-			break;
+			ta |= tx;
+			continue;
 		default: /* cpu, pay_offset, random */
-			*unknown = 1;
 			A = 0;
-			break;
+			ta = 1;
+			continue;
 		}
+		ta = 0;
 	}
+lost:
+	*unknown = PATH_UNKNOWN;
+	return 0;
 }
 
 /* What an engine of @mode must show for @p on @s. */
@@ -576,6 +638,41 @@ static struct val model2(const struct prog *p, const struct skb *s,
 		v.ret = run(p->insns, s, semantics, flags, &v.unknown);
 	return v;
 }
+
+/*
+ * The documented differences where old ends with 0 and new goes on that
+ * @p could hit on @s, by its instructions alone: what may explain old and
+ * new differing after the model lost the path (PATH_UNKNOWN).
+ */
+static unsigned int lost_rows(const struct prog *p, const struct skb *s)
+{
+	unsigned int pc, rows = 0, paged = s->lin < s->len;
+
+	for (pc = 0; pc < p->len; pc++) {
+		unsigned int c = p->insns[pc].code;
+		uint32_t k = p->insns[pc].k;
+
+		if ((c & 0xe7) == (BPF_LD | BPF_ABS) && k >= (uint32_t)SKF_AD_OFF) {
+			k -= (uint32_t)SKF_AD_OFF;
+			if (k == AD_IFINDEX)
+				rows |= D6_IFINDEX;
+			else if (k == AD_HATYPE)
+				rows |= D7_HATYPE;
+			else if (k == AD_NLATTR || k == AD_NLATTR_NEST)
+				rows |= paged ? D8_NLA_NONLIN :
+					D9_NLA_BOUNDS | (k == AD_NLATTR ? 0 :
+							 D10_NLA_NEST);
+		} else if (paged && ((c & 0xe7) == (BPF_LD | BPF_IND) ||
+				     ((c & 0xe7) == (BPF_LD | BPF_ABS) &&
+				      k >= (uint32_t)SKF_LL_OFF) ||
+				     (c == (BPF_LDX | BPF_B | BPF_MSH) &&
+				      k >= (uint32_t)SKF_LL_OFF))) {
+			rows |= D13_NEG_PAGED;
+		}
+	}
+	return rows;
+}
+
 /* --- the kernel side ---------------------------------------------------- */
 
 /* The knobs are seq_files, which refuse pwrite(): seek, then write. */
@@ -728,6 +825,38 @@ static void fmt_val(char *buf, size_t n, const struct val *v)
 		snprintf(buf, n, "%u", v->ret);
 }
 
+/*
+ * What replays one pair: the program, the frame in hex and the headlen,
+ * and the bpfdiff command that runs it again (in the guest, or as a line
+ * of a cases file: filters/diff/README.md).
+ */
+static void report_case(const struct prog *p, const struct packet *pk,
+			unsigned int headlen)
+{
+	unsigned int i;
+
+	printf("  program:\n");
+	for (i = 0; i < p->len; i++)
+		printf("  { 0x%x, %u, %u, 0x%08x },\n", p->insns[i].code,
+		       p->insns[i].jt, p->insns[i].jf, p->insns[i].k);
+	printf("  packet %s (%u bytes), headlen %u: ", pk->name, pk->len,
+	       headlen);
+	for (i = 0; i < pk->len; i++)
+		printf("%02x", pk->b[i]);
+	printf("\n  replay: /bench/bpfdiff replay %u ", headlen);
+	for (i = 0; i < pk->len; i++)
+		printf("%02x", pk->b[i]);
+	printf(" '");
+	for (i = 0; i < p->len; i++)
+		printf("%s{0x%x,%u,%u,0x%x}", i ? "," : "", p->insns[i].code,
+		       p->insns[i].jt, p->insns[i].jf, p->insns[i].k);
+	printf("'\n");
+}
+
+/* The documented rows (D*) and the eval line classify() saw last. */
+static unsigned int last_flags;
+static char last_line[1024];
+
 /* Compare one pair; returns 0 agree, 1 documented, 2 unexplained. */
 static int classify(const struct prog *p, const struct packet *pk,
 		    unsigned int headlen, const struct val kv[MAX_ENGINES],
@@ -763,7 +892,9 @@ static int classify(const struct prog *p, const struct packet *pk,
 		int r = engines[e].checker == engines[e].semantics ?
 			reference_engine(engines[e].checker) : -1;
 
-		if (r >= 0 && r != e && !same(&kv[r], &kv[e])) {
+		/* random: every engine draws its own number */
+		if (r >= 0 && r != e && !same(&kv[r], &kv[e]) &&
+		    !(mn.unknown && (f & D3_RANDOM) && kv[r].err == kv[e].err)) {
 			snprintf(whybuf, sizeof(whybuf), "%s and %s differ",
 				 engines[r].name, engines[e].name);
 			why = whybuf;
@@ -782,13 +913,30 @@ static int classify(const struct prog *p, const struct packet *pk,
 	if (why) {
 		/* an engine differs from its kind */
 	} else if (mo.unknown || mn.unknown) {
-		/* The value is not predictable (cpu, pay_offset; random,
-		 * where new and jit draw different numbers): check the
-		 * checkers, and that old and new agree otherwise. */
-		if (vo.err != mo.err || vn.err != mn.err)
+		/*
+		 * A value the model does not know (cpu, pay_offset; random,
+		 * where new and jit draw different numbers): a side the model
+		 * knows must be as modelled; if both are unknown, old and new
+		 * ran the same path on the same values and agree, unless the
+		 * path was lost and old ended with 0 where a documented
+		 * difference may have ended it (lost_rows()).
+		 */
+		if (vo.err != mo.err || vn.err != mn.err) {
 			why = "checker result not as modelled";
-		else if (!(f & D3_RANDOM) && !same(&vo, &vn))
-			why = "old and new differ on an unmodelled load";
+		} else if ((!mo.unknown && !same(&vo, &mo)) ||
+			   (!mn.unknown && !same(&vn, &mn))) {
+			why = "not as modelled";
+		} else if (mo.unknown && mn.unknown && !(f & D3_RANDOM) &&
+			 !same(&vo, &vn)) {
+			unsigned int g = lost_rows(p, &s);
+
+			if ((mo.unknown == PATH_UNKNOWN ||
+			     mn.unknown == PATH_UNKNOWN) && !vo.err &&
+			    !vo.ret && g)
+				f |= g;
+			else
+				why = "old and new differ on an unmodelled load";
+		}
 	} else if (!same(&vo, &mo) || !same(&vn, &mn)) {
 		why = "not as modelled";
 	}
@@ -829,12 +977,10 @@ static int classify(const struct prog *p, const struct packet *pk,
 		fmt_val(b, sizeof(b), &mn);
 		printf("UNEXPLAINED: %s on %s headlen %u: %s; got '%s', model old=%s new=%s\n",
 		       p->name, pk->name, headlen, why, line, a, b);
-		printf("  program:\n");
-		for (e = 0; e < (int)p->len; e++)
-			printf("  { 0x%x, %u, %u, 0x%08x },\n",
-			       p->insns[e].code, p->insns[e].jt,
-			       p->insns[e].jf, p->insns[e].k);
+		report_case(p, pk, headlen);
 	}
+	last_flags = f;
+	snprintf(last_line, sizeof(last_line), "%s", line);
 	return cls;
 }
 
@@ -1016,6 +1162,26 @@ static int hexval(int c)
 	return -1;
 }
 
+/* @hex (FRAME_MAX bytes at most, 14 at least) into @pk; -1 if it is not. */
+static int parse_frame(struct packet *pk, const char *name, const char *hex)
+{
+	size_t i, len = strlen(hex);
+
+	if (len % 2 || len < 28 || len > 2 * FRAME_MAX)
+		return -1;
+	snprintf(pk->name, sizeof(pk->name), "%s", name);
+	pk->len = (unsigned int)(len / 2);
+	pk->b = xmalloc(pk->len);
+	for (i = 0; i < pk->len; i++) {
+		int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -1;
+		pk->b[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return 0;
+}
+
 static struct packet *read_packets(const char *path, unsigned int *count)
 {
 	char *text = read_file(path), *line, *save = NULL;
@@ -1026,30 +1192,19 @@ static struct packet *read_packets(const char *path, unsigned int *count)
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *hex = strchr(line, ' ');
 		struct packet *pk;
-		size_t i, len;
 
 		if (line[0] == '#')
 			continue;
 		if (!hex)
 			die("%s: '%.20s': expected '<name> <hex>'", path, line);
 		*hex++ = '\0';
-		len = strlen(hex);
-		if (len % 2 || len < 28 || len > 2 * FRAME_MAX)
-			die("%s: %s: bad frame length", path, line);
 		v = realloc(v, (n + 1) * sizeof(*v));
 		if (!v)
 			die("out of memory");
 		pk = &v[n++];
-		snprintf(pk->name, sizeof(pk->name), "%s", line);
-		pk->len = (unsigned int)(len / 2);
-		pk->b = xmalloc(pk->len);
-		for (i = 0; i < pk->len; i++) {
-			int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
-
-			if (hi < 0 || lo < 0)
-				die("%s: %s: not hex", path, line);
-			pk->b[i] = (uint8_t)(hi << 4 | lo);
-		}
+		if (parse_frame(pk, line, hex))
+			die("%s: %s: not 14..%d bytes in hex", path, line,
+			    FRAME_MAX);
 	}
 	free(text);
 	*count = n;
@@ -1286,6 +1441,156 @@ static void print_prog(const struct prog *p)
 		       p->insns[i].jt, p->insns[i].jf, p->insns[i].k);
 }
 
+/* --- replaying single pairs ------------------------------------------------ */
+
+/*
+ * A program as text: its numbers in fours (code, jt, jf, k), whatever
+ * separates them, as -dd lines ("{ 0x28, 0, 0, 0x0000000c },") or as the
+ * replay line's "{0x28,0,0,0xc},{0x6,0,0,0x1}"; lines starting with '#'
+ * are skipped.  -1 if that is not a program.
+ */
+static int parse_prog(struct prog *p, const char *name, const char *text)
+{
+	unsigned long f[4];
+	unsigned int n = 0;
+	const char *s = text;
+	char *end;
+
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->len = 0;
+	while (*s) {
+		if (*s == '#' && (s == text || s[-1] == '\n')) {
+			s += strcspn(s, "\n");
+			continue;
+		}
+		if (*s < '0' || *s > '9') {
+			s++;
+			continue;
+		}
+		errno = 0;
+		f[n] = strtoul(s, &end, 0);
+		if (errno || f[n] > (n == 3 ? 0xffffffffUL : n ? 255UL : 0xffffUL))
+			return -1;
+		s = end;
+		if (++n < 4)
+			continue;
+		if (p->len == MAXINSNS)
+			return -1;
+		p->insns[p->len++] = mk((unsigned int)f[0], (unsigned int)f[1],
+					(unsigned int)f[2], (uint32_t)f[3]);
+		n = 0;
+	}
+	return n || !p->len ? -1 : 0;
+}
+
+/* Run one pair on the module and classify it: one line
+ * "NAME HEADLEN <eval line> agree|documented #..|UNEXPLAINED". */
+static void replay(const char *name, unsigned int headlen, const char *hex,
+		   const char *progtext)
+{
+	static struct prog p;
+	struct packet pk;
+	unsigned long long unexplained = st.unexplained, agree = st.agree;
+	unsigned long long pairs = st.pairs;
+	char frame[32];
+	int d;
+
+	if (!p.insns)
+		p.insns = xmalloc(MAXINSNS * sizeof(*p.insns));
+	if (parse_prog(&p, name, progtext))
+		die("%s: not a program: '%.40s'", name, progtext);
+	if (parse_frame(&pk, "", hex))
+		die("%s: not a frame of 14..%d bytes in hex", name, FRAME_MAX);
+	snprintf(frame, sizeof(frame), "frame%u", pk.len);
+	snprintf(pk.name, sizeof(pk.name), "%s", frame);
+	if (headlen >= pk.len)
+		headlen = 0;
+	headlens[0] = (int)headlen;
+	nheadlens = 1;
+	last_line[0] = '\0';
+	one_program(&p, &pk, 1);
+	printf("%s %s %u %s", name, pk.name, headlen,
+	       last_line[0] ? last_line : "prog rejected");
+	if (st.unexplained != unexplained) {
+		printf(" UNEXPLAINED\n");
+	} else if (st.pairs == pairs || st.agree != agree) {
+		printf(" agree\n");
+	} else {
+		printf(" documented");
+		for (d = 0; d < D_NR; d++)
+			if (last_flags & (1u << d))
+				printf(" %s", dname[d]);
+		printf("\n");
+	}
+	free(pk.b);
+}
+
+/*
+ * A cases file: "NAME HEADLEN HEX PROGRAM" per line (PROGRAM as the replay
+ * line prints it, the rest of the line); '#' lines are comments.
+ */
+static void replay_cases(const char *path)
+{
+	char *text = read_file(path), *line, *save = NULL;
+	char name[64], hex[2 * FRAME_MAX + 1];
+	unsigned int headlen, lineno = 0;
+	int at;
+
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		lineno++;
+		if (line[0] == '#')
+			continue;
+		if (sscanf(line, "%63s %u %3028s %n", name, &headlen, hex,
+			   &at) != 3 || !line[at])
+			die("%s: line %u: expected 'NAME HEADLEN HEX PROGRAM'",
+			    path, lineno);
+		replay(name, headlen, hex, line + at);
+	}
+	free(text);
+}
+
+/* Fuzz iteration @it of @seed: its program, FUZZ_PACKETS frames, headlens. */
+static void fuzz_case(uint64_t seed, unsigned long long it, struct prog *p,
+		      struct packet *fp, const struct packet *pk,
+		      unsigned int npk)
+{
+	unsigned int i;
+
+	fuzz_prog(p, seed * 1000003 + it);
+	snprintf(p->name, sizeof(p->name), "fuzz%llu-%llu",
+		 (unsigned long long)seed, it);
+	rng = seed ^ (it * 0x2545f4914f6cdd1dULL);
+	nheadlens = 0;
+	for (i = 1 + rndn(3); i; i--)
+		headlens[nheadlens++] = (int)rndn(120);
+	for (i = 0; i < FUZZ_PACKETS; i++)
+		fuzz_packet(&fp[i], pk, npk);
+}
+
+/* The pairs of fuzz iteration @it as lines of a cases file. */
+static void print_fuzz_case(const struct prog *p, const struct packet *fp)
+{
+	unsigned int i, h, j, hl;
+
+	for (i = 0; i < FUZZ_PACKETS; i++) {
+		for (h = 0; h < nheadlens; h++) {
+			hl = (unsigned int)headlens[h];
+			if (hl && hl >= fp[i].len)
+				continue;
+			printf("%s:%s %u ", p->name, fp[i].name, hl);
+			for (j = 0; j < fp[i].len; j++)
+				printf("%02x", fp[i].b[j]);
+			printf(" ");
+			for (j = 0; j < p->len; j++)
+				printf("%s{0x%x,%u,%u,0x%x}", j ? "," : "",
+				       p->insns[j].code, p->insns[j].jt,
+				       p->insns[j].jf, p->insns[j].k);
+			printf("\n");
+		}
+	}
+}
+
 /* --- main ------------------------------------------------------------------ */
 
 /* The module's knobs; BPFDIFF_KNOBS names another directory (host tests). */
@@ -1449,24 +1754,43 @@ int main(int argc, char **argv)
 			fp[i].b = xmalloc(FRAME_MAX);
 		open_knobs();
 		for (it = 0; now() - t0 < secs; it++) {
-			fuzz_prog(&gp, seed * 1000003 + it);
-			snprintf(gp.name, sizeof(gp.name), "fuzz%llu-%llu",
-				 (unsigned long long)seed, it);
-			rng = seed ^ (it * 0x2545f4914f6cdd1dULL);
-			nheadlens = 0;
-			for (i = 1 + rndn(3); i; i--)
-				headlens[nheadlens++] = (int)rndn(120);
-			for (i = 0; i < FUZZ_PACKETS; i++)
-				fuzz_packet(&fp[i], pk, npk);
+			fuzz_case(seed, it, &gp, fp, pk, npk);
 			one_program(&gp, fp, FUZZ_PACKETS);
 		}
 		drain();
 		summary("fuzz", now() - t0);
 		return st.unexplained || !st.pairs ? 1 : 0;
 	}
+	if (argc == 5 && !strcmp(argv[1], "replay")) {
+		open_knobs();
+		replay("replay", (unsigned int)parse_u64(argv[2]), argv[3],
+		       argv[4]);
+		return st.unexplained ? 1 : 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "cases")) {
+		open_knobs();
+		replay_cases(argv[2]);
+		drain();
+		summary(argv[2], now() - t0);
+		return st.unexplained || !st.pairs ? 1 : 0;
+	}
+	if (argc == 5 && !strcmp(argv[1], "fuzzcase")) {
+		uint64_t seed = parse_u64(argv[2]), it = parse_u64(argv[3]);
+		struct packet fp[FUZZ_PACKETS];
+
+		pk = read_packets(argv[4], &npk);
+		for (i = 0; i < FUZZ_PACKETS; i++)
+			fp[i].b = xmalloc(FRAME_MAX);
+		fuzz_case(seed, it, &gp, fp, pk, npk);
+		print_fuzz_case(&gp, fp);
+		return 0;
+	}
 	fprintf(stderr, "usage: bpfdiff run PROGS|random:SEED:COUNT PACKETS OUT [HEADLEN...]\n"
 			"       bpfdiff fuzz SEED SECONDS PACKETS\n"
 			"       bpfdiff gen|selftest SEED COUNT\n"
-			"       bpfdiff model PROGS PACKETS\n");
+			"       bpfdiff model PROGS PACKETS\n"
+			"       bpfdiff replay HEADLEN HEX PROGRAM\n"
+			"       bpfdiff cases FILE\n"
+			"       bpfdiff fuzzcase SEED ITERATION PACKETS\n");
 	return 2;
 }

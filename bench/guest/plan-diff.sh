@@ -8,7 +8,8 @@
 #     module's skbs can show, each asserting the documented values;
 #  2. the checker table: every 3.14 rule rejects (asserted per engine),
 #     edge cases are accepted;
-#  3. every tcpdump program of filters/diff x every frame, linear and with
+#  3. the regression cases of filters/diff/cases.txt (bpfdiff cases), then
+#     every tcpdump program of filters/diff x every frame, linear and with
 #     headlen 14/34/54, and generated random programs, compared by
 #     /bench/bpfdiff with a model of both engines (0 unexplained);
 #  4. fuzz for BENCH_DIFF_FUZZ seconds; no oops or WARN in dmesg.
@@ -281,11 +282,23 @@ bpfdiff() { # NAME ARGS...
 	name=$1; shift
 	s=$(date +%s)
 	if r=$(/bench/bpfdiff "$@" 2>&1); then ok=1; else ok=0; fi
+	# the whole output: every UNEXPLAINED report with its replay line
+	echo "$r" > "$out/bpfdiff-$(echo "$name" | tr ' ' -).txt"
 	echo "$r" | grep -E "^(UNEXPLAINED|  )" | head -n 40 || true
 	sumline=$(echo "$r" | tail -n 1)
 	say "diff: $name: $sumline [$(($(date +%s) - s)) s]"
 	if [ "$ok" = 1 ]; then pass "guest: diff: $name: 0 unexplained"; else fail "guest: diff: $name: $sumline"; fi
 }
+say "diff: regression cases (filters/diff/cases.txt)"
+bpfdiff "cases" cases "$DIFF/cases.txt"
+# fuzz1-45021: row #13 on insn 2, a dead ldh cpu on new's path.
+w=$(want "3.14=0 6.1=54 2014=0")
+got=$(awk '$1 == "fuzz1-45021:fuzz122" { $1 = $2 = $3 = ""; print substr($0, 4) }' "$out/bpfdiff-cases.txt")
+if [ "$got" = "$w documented #13" ]; then
+	pass "guest: diff: fuzz1-45021 (ldh [SKF_LL_OFF+41] on headlen 25, dead ldh cpu): $got"
+else
+	fail "guest: diff: fuzz1-45021 (ldh [SKF_LL_OFF+41] on headlen 25, dead ldh cpu): got '$got', want '$w documented #13'"
+fi
 say "diff: tcpdump corpus x packets, linear and headlen 14/34/54"
 bpfdiff "tcpdump programs" run "$DIFF/programs.dd" "$DIFF/packets.txt" "$out/diff-tcpdump.txt" 14 34 54
 say "diff: $nrandom random programs (seed $seed) x packets"

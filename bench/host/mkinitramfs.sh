@@ -55,7 +55,8 @@ trap 'rm -f "$list"' EXIT
 	for f in "$top"/filters/seccomp/*.bpf "$top"/filters/seccomp/verdicts.txt; do
 		echo "file /bench/filters/seccomp/$(basename "$f") $f 0644 0 0"
 	done
-	for f in "$top"/filters/diff/programs.dd "$top"/filters/diff/packets.txt; do
+	for f in "$top"/filters/diff/programs.dd "$top"/filters/diff/packets.txt \
+		"$top"/filters/diff/cases.txt; do
 		echo "file /bench/filters/diff/$(basename "$f") $f 0644 0 0"
 	done
 } > "$list"
