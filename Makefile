@@ -53,7 +53,7 @@ export ACCEL BENCH_ARGS REPEAT
 export CCACHE_BASEDIR := $(TOP)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: all bench tables check deps-bench deps-check deps-cross tree kernel module tools filters \
+.PHONY: all bench bench-input tables check deps-bench deps-check deps-cross tree kernel module tools filters \
 	initramfs export-patches reset-tree clean plots cover-letter \
 	$(foreach f,$(FLAVOURS),kernel-$(f) module-$(f) initramfs-$(f))
 
@@ -158,8 +158,13 @@ $(addprefix initramfs-,$(FLAVOURS)): initramfs-%: module-% tools filters $$(EXTR
 $(BUILD)/perf.cpio.gz: bench/host/mkperfcpio.sh | kernel-x86_64
 	@$(TOP)/bench/host/mkperfcpio.sh $@ $(BUILD)/obj-x86_64
 
-bench: initramfs
+# Bad ACCEL, REPEAT or BENCH_ARGS (bench/args.conf) are refused first, before
+# anything is built.
+bench: bench-input initramfs
 	@$(TOP)/bench/host/run-bench.sh $(TOP) $(BUILD)
+
+bench-input:
+	@$(TOP)/bench/host/run-bench.sh $(TOP) $(BUILD) --check
 
 # make tables RUN=results/<id>: results.csv, table.txt, plots/ and a cover
 # letter (RUN/cover-letter.patch, when the patched tree exists) re-made
