@@ -55,7 +55,7 @@ export ACCEL BENCH_ARGS REPEAT
 export CCACHE_BASEDIR := $(TOP)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: all bench tables check deps-bench deps-check deps-cross tree kernel module tools filters \
+.PHONY: all bench bench-input tables check deps-bench deps-check deps-cross tree kernel module tools filters \
 	initramfs export-patches reset-tree clean plots cover-letter readme-results \
 	$(foreach f,$(FLAVOURS),kernel-$(f) module-$(f) initramfs-$(f))
 
@@ -160,11 +160,15 @@ $(addprefix initramfs-,$(FLAVOURS)): initramfs-%: module-% tools filters $$(EXTR
 $(BUILD)/perf.cpio.gz: bench/host/mkperfcpio.sh | kernel-x86_64
 	@$(TOP)/bench/host/mkperfcpio.sh $@ $(BUILD)/obj-x86_64
 
-# The estimate first (before any build), then the build, then the boots.
-bench:
+# Bad ACCEL, REPEAT or BENCH_ARGS (bench/args.conf) are refused first, before
+# anything is built; then the estimate, the build, the boots.
+bench: bench-input
 	@$(TOP)/bench/host/estimate.sh $(BUILD)
 	@$(MAKE) --no-print-directory initramfs
 	@$(TOP)/bench/host/run-bench.sh $(TOP) $(BUILD)
+
+bench-input:
+	@$(TOP)/bench/host/run-bench.sh $(TOP) $(BUILD) --check
 
 # make tables RUN=results/<id>: results.csv, table.txt, plots/ and a cover
 # letter (RUN/cover-letter.patch, when the patched tree exists) re-made

@@ -10,7 +10,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 csv2dat=${CSV2DAT:-$(dirname "$here")/build/tools/csv2dat}
 [ $# = 1 ] || { echo "usage: render.sh RUN_DIR" >&2; exit 2; }
 run=$1
-[ -f "$run/results.csv" ] || { echo "render.sh: no $run/results.csv" >&2; exit 1; }
+[ -d "$run" ] || { echo "render.sh: no run directory $run" >&2; exit 1; }
+if [ -f "$run/INCOMPLETE" ]; then
+	echo "render.sh: $run is marked incomplete: $(head -n 1 "$run/INCOMPLETE"); no plots" >&2
+	exit 1
+fi
+[ -f "$run/results.csv" ] || { echo "render.sh: no $run/results.csv (make tables RUN=$run)" >&2; exit 1; }
 [ -x "$csv2dat" ] || { echo "render.sh: no $csv2dat (make tools)" >&2; exit 1; }
 command -v gnuplot > /dev/null ||
 	{ echo "render.sh: no gnuplot (apt-get install gnuplot-nox)" >&2; exit 1; }

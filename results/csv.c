@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Reading results.csv (RFC 4180 quoting, header line first). */
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,13 +47,76 @@ static int split_csv(char *s, char **out)
 	return n;
 }
 
+/*
+ * The columns that hold numbers, in results.csv and ratios.csv: each field
+ * is empty or a finite number (the perf counters may also read "not
+ * supported" and are not in here).
+ */
+static const char *const numeric[] = {
+	"skbs", "samples", "calls_per_sample", "min", "median", "mean",
+	"stddev", "ci_lo", "ci_hi", "ci_level", "placements", "gate_waits",
+	"ratio", "rounds", "halfwidth_pct",
+};
+
+static int is_numeric(const char *col)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(numeric) / sizeof(numeric[0]); i++)
+		if (!strcmp(numeric[i], col))
+			return 1;
+	return 0;
+}
+
+static int is_number(const char *s)
+{
+	char *end;
+	double v;
+
+	if (!*s)
+		return 1;
+	errno = 0;
+	v = strtod(s, &end);
+	return !errno && !*end && isfinite(v);
+}
+
+/*
+ * A results.csv (or ratios.csv) beside an INCOMPLETE marker belongs to a
+ * run that did not get to the end (bench/host/run-bench.sh): refused.
+ */
+static void refuse_incomplete(const char *path)
+{
+	char dir[4096], mark[4200], why[512] = "";
+	const char *slash = strrchr(path, '/');
+	FILE *f;
+
+	if (slash)
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	else
+		snprintf(dir, sizeof(dir), ".");
+	snprintf(mark, sizeof(mark), "%s/INCOMPLETE", dir);
+	f = fopen(mark, "r");
+	if (!f)
+		return;
+	if (!fgets(why, sizeof(why), f))
+		why[0] = '\0';
+	fclose(f);
+	why[strcspn(why, "\n")] = '\0';
+	fprintf(stderr, "%s: the run is marked incomplete (%s: %s): not a result\n",
+		path, mark, why);
+	exit(1);
+}
+
 void csv_load(struct csv *csv, const char *path)
 {
 	static char line[65536];
 	char *cells[CSV_MAX_COLS];
-	FILE *f = fopen(path, "r");
-	int n, i, cap = 0;
+	FILE *f;
+	int n, i, cap = 0, lineno = 1;
+	size_t len;
 
+	refuse_incomplete(path);
+	f = fopen(path, "r");
 	if (!f) {
 		perror(path);
 		exit(1);
@@ -65,10 +130,25 @@ void csv_load(struct csv *csv, const char *path)
 	for (i = 0; i < csv->ncols; i++)
 		csv->colname[i] = strdup(cells[i]);
 	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		len = strlen(line);
+		if (!len || line[len - 1] != '\n') {
+			fprintf(stderr, "%s:%d: %s\n", path, lineno,
+				feof(f) ? "truncated (no newline at the end of the file)" :
+				"line too long");
+			exit(1);
+		}
 		n = split_csv(line, cells);
 		if (n != csv->ncols) {
-			fprintf(stderr, "%s: line %d has %d fields, want %d\n",
-				path, csv->nrows + 2, n, csv->ncols);
+			fprintf(stderr, "%s:%d: %d fields, the header has %d (truncated or garbled)\n",
+				path, lineno, n, csv->ncols);
+			exit(1);
+		}
+		for (i = 0; i < n; i++) {
+			if (!is_numeric(csv->colname[i]) || is_number(cells[i]))
+				continue;
+			fprintf(stderr, "%s:%d: %s '%.40s' is not a number\n",
+				path, lineno, csv->colname[i], cells[i]);
 			exit(1);
 		}
 		if (csv->nrows == cap) {

@@ -15,7 +15,12 @@ struct csv {
 	struct csv_row *rows;
 };
 
-/* Load PATH; exits with a message on a malformed file. */
+/*
+ * Load PATH; exits with a message "PATH:LINE: why" on a malformed file (a
+ * truncated line, a row whose fields do not match the header, a numeric
+ * column that holds no number), and refuses the results of a run marked
+ * incomplete (an INCOMPLETE file beside PATH).
+ */
 void csv_load(struct csv *csv, const char *path);
 /* Field NAME of row R ("" when empty); exits if the column is unknown. */
 const char *csv_get(const struct csv *csv, const struct csv_row *r,

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -463,6 +464,13 @@ static void perf(const char *run)
 	fputc('\n', out);
 }
 
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 int main(int argc, char **argv)
 {
 	const char *run, *tree;
@@ -475,6 +483,9 @@ int main(int argc, char **argv)
 	}
 	run = argv[1];
 	tree = argv[2];
+	if (!is_dir(run))
+		die("no run directory", run);
+	/* results.csv of a run marked incomplete is refused by csv_load() */
 	load_runtxt(run);
 	snprintf(path, sizeof(path), "%s/results.csv", run);
 	csv_load(&csv, path);

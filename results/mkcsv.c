@@ -18,6 +18,8 @@
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +111,36 @@ static int read_meta(const char *path, struct kv *kv)
 	}
 	fclose(f);
 	return 0;
+}
+
+/*
+ * The keys of a result line that hold numbers (verdict does not: seccomp's
+ * is ALLOW): a value that is none is a garbled or truncated line.
+ */
+static const char *const numeric_keys[] = {
+	"skbs", "samples", "calls_per_sample", "min", "median", "mean",
+	"stddev", "ci_lo", "ci_hi", "ci_level", "placement", "placements",
+	"gate_waits",
+};
+
+/* The first numeric key of @kv whose value is not a finite number, or NULL. */
+static const char *bad_number(const struct kv *kv)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(numeric_keys) / sizeof(numeric_keys[0]); i++) {
+		const char *v = kv_get(kv, numeric_keys[i]);
+		char *end;
+		double d;
+
+		if (!v)
+			continue;
+		errno = 0;
+		d = strtod(v, &end);
+		if (!*v || *end || errno || !isfinite(d))
+			return numeric_keys[i];
+	}
+	return NULL;
 }
 
 /* One line of space-separated key=value pairs. */
@@ -416,22 +448,41 @@ static int add_placement(const struct kv *cell, struct kv *out,
 	return 1;
 }
 
-/* DIR/NAME: result lines, the guest's cells.txt or the host's control.txt. */
+/*
+ * DIR/NAME: result lines, the guest's cells.txt (@required: it must be
+ * there and hold at least one) or the host's control.txt.  A line that is
+ * not a result line, a number that is none, a last line without its
+ * newline (a truncated file): an error naming the file and the line.
+ */
 static int emit_cells(const char *dir, const char *name, const struct kv *acc,
-		      const struct kv *run)
+		      const struct kv *run, int required)
 {
 	char path[8192], line[2048];
-	int lineno = 0, bad = 0;
+	int lineno = 0, bad = 0, cells = 0;
+	const char *num;
+	size_t len;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "r");
-	if (!f)
-		return 0;
+	if (!f) {
+		if (required)
+			fprintf(stderr, "mkcsv: %s: missing (the guest wrote no cells)\n",
+				path);
+		return required;
+	}
 	while (fgets(line, sizeof(line), f)) {
 		struct kv cell = { 0 };
 
 		lineno++;
+		len = strlen(line);
+		if (!len || line[len - 1] != '\n') {
+			fprintf(stderr, "mkcsv: %s:%d: %s\n", path, lineno,
+				feof(f) ? "truncated (no newline at the end of the file)" :
+				"line too long");
+			bad = 1;
+			break;
+		}
 		if (line[0] == '\n' || line[0] == '#')
 			continue;
 		if (parse_pairs(line, &cell) || !kv_get(&cell, "median") ||
@@ -441,6 +492,14 @@ static int emit_cells(const char *dir, const char *name, const struct kv *acc,
 			bad = 1;
 			continue;
 		}
+		num = bad_number(&cell);
+		if (num) {
+			fprintf(stderr, "mkcsv: %s:%d: %s=%.40s is not a number\n",
+				path, lineno, num, kv_get(&cell, num));
+			bad = 1;
+			continue;
+		}
+		cells++;
 		if (ngroup && !kv_get(&cell, "placement")) {
 			fprintf(stderr, "mkcsv: %s:%d: placements of a cell missing\n",
 				path, lineno);
@@ -466,7 +525,35 @@ static int emit_cells(const char *dir, const char *name, const struct kv *acc,
 		ngroup = 0;
 		bad = 1;
 	}
+	if (required && !cells && !bad) {
+		fprintf(stderr, "mkcsv: %s: no result lines\n", path);
+		bad = 1;
+	}
 	return bad;
+}
+
+/*
+ * DIR/status, where the guest's /init left it: its plan must have ended
+ * "ok" (a directory without one, a fixture's, is taken as it is).
+ */
+static int guest_status(const char *dir)
+{
+	char path[8192], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/status", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	if (!strcmp(line, "status=ok"))
+		return 0;
+	fprintf(stderr, "mkcsv: %s:1: the guest's plan did not end ok ('%s')\n",
+		path, line);
+	return 1;
 }
 
 /*
@@ -564,8 +651,9 @@ int main(int argc, char **argv)
 			read_meta(path, acc);
 			snprintf(path, sizeof(path), "%s/%s", argv[1],
 				 ents[i]->d_name);
-			bad |= emit_cells(path, "cells.txt", acc, &run);
-			bad |= emit_cells(path, "control.txt", acc, &run);
+			bad |= guest_status(path);
+			bad |= emit_cells(path, "cells.txt", acc, &run, 1);
+			bad |= emit_cells(path, "control.txt", acc, &run, 0);
 			snprintf(path, sizeof(path), "%s/%s/test_bpf.txt",
 				 argv[1], ents[i]->d_name);
 			bad |= emit_test_bpf(path, acc, &run);
@@ -579,6 +667,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mkcsv: no <accel>/host.txt under %s\n", argv[1]);
 		return 1;
 	}
+	/* a run with a bad file gives no CSV at all, rather than part of one */
+	if (bad)
+		return 1;
 	print_rows(&run);
-	return bad;
+	return 0;
 }

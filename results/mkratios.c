@@ -5,6 +5,8 @@
  *   mkratios [-a ACCEL] [-p A/B]... FILE...   ratio rows
  *   mkratios [-a ACCEL] -A FILE...            per-engine absolute rows
  *
+ * -s: every non-empty line of FILE must be a "paired ..." line (the
+ * tables stage: a garbled paired.txt is an error, not fewer rounds).
  * -c NAME=VALUE (repeatable) adds a column NAME after accel with VALUE on
  * every row (the tables stage: kind, unit, cpu, kernel, config).
  *
@@ -75,7 +77,7 @@ struct pair {
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: mkratios [-a ACCEL] [-c NAME=VALUE]... [-A | -p A/B ...] FILE| -p A/B ...] FILE...\n");
+	fprintf(stderr, "usage: mkratios [-s] [-a ACCEL] [-c NAME=VALUE]... [-A | -p A/B ...] FILE...\n");
 	exit(2);
 }
 
@@ -173,7 +175,7 @@ int main(int argc, char **argv)
 	double *buf;
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "a:Ac:p:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:Ac:p:s")) != -1) {
 		switch (opt) {
 		case 'a':
 			accel = optarg;
@@ -187,6 +189,9 @@ int main(int argc, char **argv)
 			break;
 		case 'A':
 			absolute = 1;
+			break;
+		case 's':
+			d.strict = 1;
 			break;
 		case 'p':
 			if (npairs == MAX_PAIRS) {
@@ -228,7 +233,8 @@ int main(int argc, char **argv)
 			fclose(f);
 	}
 	if (!d.ncells) {
-		fprintf(stderr, "mkratios: no paired rounds in the input\n");
+		fprintf(stderr, "mkratios: no paired rounds in %s%s\n", argv[optind],
+			argc - optind > 1 ? " ..." : "");
 		return 1;
 	}
 	for (k = 0; k < d.ncells; k++)

@@ -17,7 +17,29 @@ set -eu
 }
 run=$1 tools=$2 tree=${3:-} cover=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
+[ -d "$run" ] || { echo "mktables.sh: no run directory $run" >&2; exit 1; }
 [ -f "$run/run.txt" ] || { echo "mktables.sh: no $run/run.txt (not a run directory)" >&2; exit 1; }
+# A run run-bench.sh did not get to the end of (RUN/INCOMPLETE) has no tables.
+if [ -f "$run/INCOMPLETE" ]; then
+	echo "mktables.sh: $run is marked incomplete: $(head -n 1 "$run/INCOMPLETE"); no tables made" >&2
+	exit 1
+fi
+
+# The tables are made anew; if a step fails, none of them is left (a
+# half-written table is no result).  Plots and cover letter come after.
+rm_outs() {
+	rm -f "$run/results.csv" "$run/ratios.csv" "$run/ratios.tmp" \
+		"$run/table.txt" "$run/spread.txt" "$run/ratio-spread.txt" \
+		"$run"/repeat-*/results.csv "$run"/repeat-*/ratios.csv
+}
+rm_outs
+failed() {
+	rc=$?
+	[ "$rc" != 0 ] || return 0
+	rm_outs
+	echo "mktables.sh: $run: a step failed (see above): no results.csv, table.txt" >&2
+}
+trap failed EXIT
 
 "$tools/mkcsv" "$run" > "$run/results.csv"
 
@@ -31,12 +53,12 @@ ratios() {
 	rm -f "$1/ratios.csv"
 	for d in "$1"/*/; do
 		d=${d%/}
-		grep -qs '^paired .* round=' "$d/paired.txt" || continue
+		[ -f "$d/paired.txt" ] || continue
 		a=$(kv "$d/host.txt" accel)
 		[ -n "$a" ] || a=$(basename "$d")
 		ch=$(kv "$d/host.txt" config_hash)
 		[ -n "$ch" ] || ch=$(kv "$run/run.txt" config_hash)
-		"$tools/mkratios" -a "$a" -c "kind=$(kv "$d/host.txt" kind)" \
+		"$tools/mkratios" -s -a "$a" -c "kind=$(kv "$d/host.txt" kind)" \
 			-c "unit=$(kv "$d/host.txt" unit)" \
 			-c "flavour=$(kv "$d/host.txt" flavour)" \
 			-c "cpu=$(kv "$d/meta.txt" cpu)" \
@@ -111,6 +133,9 @@ if [ "$n" -gt 1 ]; then
 		echo
 	} >> "$run/table.txt"
 fi
+
+# The tables are complete.
+trap - EXIT
 
 if [ "${PLOTS:-1}" != 0 ]; then
 	if command -v gnuplot > /dev/null; then

@@ -218,8 +218,15 @@ int paired_read(FILE *f, const char *name, struct paired_data *d,
 		else if (!feof(f))
 			return errf(err, errlen, "%s:%lu: line too long",
 				    name, lineno);
-		if (strncmp(line, "paired ", 7))
+		else
+			return errf(err, errlen, "%s:%lu: truncated (no newline at the end of the file)",
+				    name, lineno);
+		if (strncmp(line, "paired ", 7)) {
+			if (d->strict && n)
+				return errf(err, errlen, "%s:%lu: not a paired line: %.40s",
+					    name, lineno, line);
 			continue;
+		}
 		if (parse_line(line + 7, d, why, sizeof(why)))
 			return errf(err, errlen, "%s:%lu: %s", name, lineno, why);
 	}

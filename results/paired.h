@@ -32,13 +32,15 @@ struct paired_cell {
 struct paired_data {
 	size_t ncells;
 	struct paired_cell *cells;
+	int strict;		/* 1: a non-empty line that is no paired line is an error */
 };
 
 /*
  * Add the "paired " lines of @f (named @name in messages) to @d; other
- * lines are ignored.  Returns 0, or -1 with a message "NAME:LINE: why" in
- * @err on a malformed paired line, a duplicate round or a round whose
- * engines differ from its cell's first round.
+ * lines are ignored (an error with @d->strict).  Returns 0, or -1 with a
+ * message "NAME:LINE: why" in @err on a malformed paired line, a duplicate
+ * round or a round whose engines differ from its cell's first round, or a
+ * last line without its newline (a truncated file).
  */
 int paired_read(FILE *f, const char *name, struct paired_data *d,
 		char *err, size_t errlen);

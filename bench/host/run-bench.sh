@@ -2,22 +2,51 @@
 # make bench: boot the benchmark guest under each chosen accelerator, run the
 # plan, and turn what came back into results/<run-id>/{results.csv,table.txt}.
 #
-# usage: run-bench.sh TOP BUILD
+# usage: run-bench.sh TOP BUILD [--check]
+#        --check: only refuse bad ACCEL, REPEAT or BENCH_ARGS (make bench
+#        runs it before building anything)
 # env:   ACCEL=auto | a list of bench/accels.conf's, e.g. "uml icount" (default
 #        auto: each accelerator's auto rule there; today kvm and uml when a
 #        probe boot succeeds within PROBE_TIMEOUT seconds, plus icount, plus
 #        tcg when kvm is unusable)
-#        BENCH_ARGS="bench.samples=21 bench.sample_us=20000 ..." (to the plan)
+#        BENCH_ARGS="bench.samples=21 bench.sample_us=20000 ..." (to the plan;
+#        the options and their ranges: bench/args.conf)
+#        RESULTS_DIR  where the run directories go (default TOP/results)
+#
+# A run that does not get to the end (a boot fails, hangs or panics, the
+# tables stage fails, an interrupt) is marked incomplete: RUN/INCOMPLETE
+# holds the reason, results/latest is not moved to it, and the tables
+# stage, mktable, mkcover and the plots refuse it.
 set -eu
 
 top=$1 build=$2
 here=$top/bench/host
 # shellcheck source=bench/host/accels.sh
 . "$here/accels.sh"
+# shellcheck source=bench/host/benchargs.sh
+. "$here/benchargs.sh"
 accel=${ACCEL:-auto}
+results=${RESULTS_DIR:-$top/results}
 
+die() { echo "[bench] $*" >&2; exit 2; }
 kernel_of() { flavour_kernel "$build" "$(accel_flavour "$1")"; }
 initrd_of() { echo "$build/initramfs-$(accel_flavour "$1").cpio.gz"; }
+
+# Bad input is refused here, before anything is built or booted.
+repeat=${REPEAT:-1}
+case "$repeat" in '' | *[!0-9]* | 0) die "REPEAT=$repeat: must be a positive number" ;; esac
+if [ "$accel" != auto ]; then
+	[ -n "$(echo "$accel" | tr -d ' ')" ] || die "ACCEL is empty (auto, or some of: $ACCELS)"
+	for a in $accel; do
+		accel_kind "$a" > /dev/null 2>&1 ||
+			die "unknown accelerator '$a' in ACCEL (known: auto $ACCELS)"
+	done
+fi
+set -f
+# shellcheck disable=SC2086 # BENCH_ARGS is a list of words
+why=$(bench_args_check ${BENCH_ARGS:-}) || die "BENCH_ARGS: $why"
+set +f
+[ "${3:-}" != --check ] || exit 0
 
 # probe ACCEL: does a trivial guest boot and hand back its files in time?
 probe() {
@@ -30,10 +59,42 @@ if [ "$accel" = auto ]; then
 	accel=$(accel_auto probe)
 	echo "[bench] accelerators: $accel"
 fi
+# Every accelerator's kernel flavour must be built (make builds the default
+# flavours only; the opt-in ones are make initramfs-FLAVOUR).
+for a in $accel; do
+	f=$(accel_flavour "$a")
+	for file in "$(kernel_of "$a")" "$(initrd_of "$a")"; do
+		[ -f "$file" ] ||
+			die "ACCEL=$a boots kernel flavour $f, which is not built (no $file): make initramfs-$f"
+	done
+done
 
 run_id=$(date -u +%Y%m%d-%H%M%S)
-dir=$top/results/$run_id
-mkdir -p "$dir"
+dir=$results/$run_id
+err=$(mkdir -p "$dir" 2>&1) || die "cannot create the run directory $dir: ${err##*: }"
+
+# The EXIT trap marks a run that did not get to the end: the reason is
+# the failed boot's one line (run-guest.sh's OUTDIR/failure.txt) or the
+# step that failed.
+step="setting up the run" boot_dir="" why=""
+show=${dir#"$top"/}
+incomplete() {
+	rc=$?
+	[ "$rc" != 0 ] || return 0
+	reason=$why
+	if [ -z "$reason" ] && [ -n "$boot_dir" ]; then
+		reason=$(head -n 1 "$boot_dir/failure.txt" 2> /dev/null || true)
+	fi
+	[ -n "$reason" ] || reason="$step failed (exit $rc)"
+	if echo "$reason" > "$dir/INCOMPLETE"; then
+		echo "[bench] run incomplete: $show/INCOMPLETE: $reason" >&2
+	else
+		echo "[bench] run incomplete, and $dir/INCOMPLETE cannot be written: $reason" >&2
+	fi
+}
+trap incomplete EXIT
+trap 'why="interrupted during $step"; exit 130' INT TERM HUP
+
 for f in $(for a in $accel; do accel_flavour "$a"; done | sort -u); do
 	cp "$build/obj-$f/.config" "$dir/kernel-$f.config"
 done
@@ -52,6 +113,7 @@ done
 # run_plan DIR ACCEL: one boot of the bench plan into DIR/ACCEL.
 run_plan() {
 	f=$(accel_flavour "$2")
+	step="the $2 boot (plan bench)" boot_dir=$1/$2
 	mkdir -p "$1/$2"
 	{
 		accel_host_txt "$2"
@@ -69,6 +131,7 @@ run_plan() {
 		$(accel_plan_args "$2") ${BENCH_ARGS:-}
 	"$here/disasm-images.sh" "$1/$2" "$(flavour_attr "$f" disasm || true)"
 	host_control "$1/$2" "$2" after
+	boot_dir=""
 }
 
 # host_control DIR ACCEL LABEL: for a pinned guest (pin=1, hardware timing), time the
@@ -84,11 +147,6 @@ host_control() {
 	fi
 }
 
-repeat=${REPEAT:-1}
-case "$repeat" in '' | *[!0-9]* | 0) echo "[bench] REPEAT must be a positive number" >&2; exit 2 ;; esac
-for a in $accel; do
-	accel_kind "$a" > /dev/null || { echo "[bench] unknown accelerator '$a' (know: $ACCELS)" >&2; exit 2; }
-done
 for a in $accel; do
 	run_plan "$dir" "$a"
 done
@@ -105,10 +163,19 @@ while [ "$i" -le "$repeat" ]; do
 	done
 	i=$((i + 1))
 done
-# The tables stage, the same one `make tables RUN=results/<id>` runs.
-"$top/results/mktables.sh" "$dir" "$build/tools"
+# The tables stage, the same one `make tables RUN=results/<id>` runs; its
+# messages after it, the first one the reason if it fails.
+step="the tables stage (results/mktables.sh)"
+if ! "$top/results/mktables.sh" "$dir" "$build/tools" 2> "$dir/tables.err"; then
+	cat "$dir/tables.err" >&2
+	why="the tables stage failed: $(grep -v '^\[' "$dir/tables.err" | head -n 1)"
+	rm -f "$dir/tables.err"
+	exit 1
+fi
+cat "$dir/tables.err" >&2
+rm -f "$dir/tables.err"
 
-ln -sfn "$run_id" "$top/results/latest"
-echo "[bench] results in results/$run_id (results.csv, table.txt, plots/)"
+ln -sfn "$run_id" "$results/latest"
+echo "[bench] results in $show (results.csv, table.txt, plots/)"
 echo
 cat "$dir/table.txt"

@@ -55,6 +55,7 @@ make -s tools > "$out" 2>&1 || { cat "$out"; fail "host: build tools"; summary; 
 "$top/results/tests.sh" "$build/tools" | collect
 "$top/results/tests-cover.sh" "$build/tools" | collect
 "$top/results/tests-paired.sh" "$build/tools" | collect
+"$here/tests-badinput.sh" "$top" "$build/tools" | collect
 make -s -C filters check 2>&1 | collect
 make -s -C filters/seccomp check 2>&1 | collect
 make -s -C filters/diff check 2>&1 | collect
@@ -114,6 +115,10 @@ for a in $accels; do
 		fail "host($a): the guest wrote diff-tcpdump.txt for the libpcap comparison"
 	fi
 done
+
+# A real guest that hangs, panics or overflows its results image
+# (tests-badinput.sh guest: about 40 s under tcg).
+"$here/tests-badinput.sh" "$top" "$build/tools" guest "$build" tcg | collect
 
 stage "4/5 icount: the bench plan twice, instruction counts must agree"
 for i in 1 2; do

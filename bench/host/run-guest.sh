@@ -2,10 +2,18 @@
 # Boot the benchmark kernel (QEMU or UML, see accels.sh), run one plan, and collect what the
 # guest wrote to /out into OUTDIR.  Prints the guest's progress lines,
 # kills a hung guest after TIMEOUT seconds, and exits non-zero unless the
-# guest reported status=ok.
+# guest reported status=ok.  A failure is one line on stderr, also in
+# OUTDIR/failure.txt (run-bench.sh puts it in the run's INCOMPLETE): the
+# accelerator, the plan and what happened (hung, panicked with the
+# console's panic line, its results did not fit or could not be unpacked,
+# the plan's status).
 #
 # usage: run-guest.sh ACCEL PLAN OUTDIR BZIMAGE INITRAMFS [bench.KEY=VALUE...]
-# env:   TIMEOUT (seconds, default 900), GUEST_MEM (MiB, default 1024)
+#        (the bench.* words are checked against bench/args.conf; any other
+#        word is passed on as a kernel argument)
+# env:   TIMEOUT (seconds, default 900), GUEST_MEM (MiB, default 1024),
+#        GUEST_DISK_SIZE (the results image, default 256M; allocated up
+#        front, so a full disk is found before the boot)
 set -eu
 
 accel=$1 plan=$2 outdir=$3 kernel=$4 initrd=$5
@@ -13,13 +21,44 @@ shift 5
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=bench/host/accels.sh
 . "$here/accels.sh"
-accel_kind "$accel" > /dev/null || { echo "unknown accelerator '$accel' (know: $ACCELS)" >&2; exit 2; }
+# shellcheck source=bench/host/benchargs.sh
+. "$here/benchargs.sh"
 timeout=${TIMEOUT:-900}
+size=${GUEST_DISK_SIZE:-256M}
 
-mkdir -p "$outdir"
+# die WHY: the one-line failure, on stderr and (when it can be written)
+# in OUTDIR/failure.txt.
+die() {
+	echo "[run] $*" >&2
+	echo "$*" > "$outdir/failure.txt" 2> /dev/null || true
+	exit 1
+}
+
+accel_kind "$accel" > /dev/null 2>&1 || { echo "[run] unknown accelerator '$accel' (known: $ACCELS)" >&2; exit 2; }
+[ -f "$here/../guest/plan-$plan.sh" ] || { echo "[run] unknown plan '$plan' (bench/guest/plan-*.sh)" >&2; exit 2; }
+for w in "$@"; do
+	case "$w" in bench.*) why=$(bench_arg_check "$w") || { echo "[run] $why" >&2; exit 2; } ;; esac
+done
+for file in "$kernel" "$initrd"; do
+	[ -f "$file" ] || { echo "[run] $accel: no $file (make initramfs-$(accel_flavour "$accel"))" >&2; exit 2; }
+done
+
+mkdir -p "$outdir" || { echo "[run] cannot create $outdir" >&2; exit 1; }
+rm -f "$outdir/failure.txt"
 disk=$outdir/.out.img
 rm -f "$disk"
-truncate -s 256M "$disk"
+# The whole image is allocated now (fallocate; truncate where the file
+# system cannot): a disk too full for it fails here, not in the guest.
+err=
+if ! err=$(fallocate -l "$size" "$disk" 2>&1); then
+	case "$err" in
+	*"not supported"*) err=$(truncate -s "$size" "$disk" 2>&1) && err= ;;
+	esac
+fi
+if [ -n "$err" ]; then
+	rm -f "$disk"
+	die "$accel guest plan=$plan: cannot create the $size results image $disk: $err"
+fi
 log=$outdir/console.log
 rcfile=$outdir/.qemu.rc
 
@@ -31,21 +70,35 @@ start=$(date +%s)
 		"panic=-1 quiet bench.plan=$plan bench.accel=$accel bench.flavour=$(accel_flavour "$accel") $*" 2>&1
 	echo $? > "$rcfile"
 } | tee "$log" | grep --line-buffered '^\[guest\]' || true
-rc=$(cat "$rcfile")
+rc=$(cat "$rcfile" 2> /dev/null || echo unknown)
 # UML may leave the terminal in raw mode.
 if [ -t 0 ]; then stty sane 2>/dev/null || true; fi
 elapsed=$(( $(date +%s) - start ))
 
-tar -xf "$disk" -C "$outdir" 2>/dev/null || true
+# what is left of the output directory when unpacking fails (a full disk)
+free=
+if ! untar=$(tar -xf "$disk" -C "$outdir" 2>&1); then
+	untar=${untar:-tar failed}
+	free=$(df -Pk "$outdir" 2> /dev/null | awk 'NR == 2 { print $4 }')
+fi
 rm -f "$disk" "$rcfile"
 status=$(sed -n 's/^status=//p' "$outdir/status" 2>/dev/null || true)
+panic=$(grep -a -m 1 'Kernel panic' "$log" 2> /dev/null | tr -d '\r' | sed 's/^\[ *[0-9.]*\] //' || true)
+if [ -n "$panic" ]; then
+	die "$accel guest plan=$plan panicked after ${elapsed}s: $panic; console in $log"
+fi
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-	echo "[run] $accel guest hung: killed after ${timeout}s; console in $log" >&2
-	exit 1
+	die "$accel guest plan=$plan hung: killed after ${timeout}s (TIMEOUT); console in $log"
+fi
+full=$(grep -a -m 1 '^\[guest\] cannot write the results' "$log" 2> /dev/null | tr -d '\r' || true)
+if [ -n "$full" ]; then
+	die "$accel guest plan=$plan: its results did not fit in the $size results image (GUEST_DISK_SIZE): ${full#\[guest\] }"
+fi
+if [ -n "$untar" ]; then
+	die "$accel guest plan=$plan: cannot unpack its results into $outdir (${free:-?} KiB free there): $(echo "$untar" | head -n 1)"
 fi
 if [ "$status" != ok ]; then
-	echo "[run] $accel guest plan=$plan ended with status '${status:-none}' (qemu rc $rc) after ${elapsed}s; console in $log" >&2
 	tail -n 20 "$log" >&2
-	exit 1
+	die "$accel guest plan=$plan ended with status '${status:-none}' (exit $rc) after ${elapsed}s; console in $log"
 fi
 echo "[run] $accel guest plan=$plan ok in ${elapsed}s"
