@@ -19,6 +19,16 @@
 #include <linux/filter.h>
 #include <linux/if_ether.h>
 
+/*
+ * The kernel defines one of __LITTLE_ENDIAN and __BIG_ENDIAN, for the byte
+ * order it runs in (test_bpf's NLATTR frames differ by it); glibc's
+ * <endian.h> defines both.  The vectors are for a little-endian guest:
+ * every flavour (x86_64, um, i386, arm) is one.
+ */
+#undef __BIG_ENDIAN
+#undef __LITTLE_ENDIAN
+#define __LITTLE_ENDIAN	1234
+
 typedef uint8_t u8;
 typedef uint16_t u16;
 typedef uint32_t u32;

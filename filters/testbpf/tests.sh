@@ -57,6 +57,12 @@ st=0; awk '$1 == "test" { on = ($2 == 33) } on && /^\{/' "$V" |
 	sed 's/0x0000ffff }/0x00040000 }/' | cmp -s - "$SRC/../fprog1.dd" || st=1
 ok "$st" "test #33 (tcpdump port 22) is filters/fprog1.dd, snaplen 65535 for 262144"
 
+# The guests are little-endian, and so are the vectors: test_bpf's
+# LD_NLATTR frame has its nla_len 4 as "04 00" there (#ifdef __BIG_ENDIAN).
+st=0; awk '$1 == "test" { on = ($4 ~ /^[0-9]+$/ && $5 == "LD_NLATTR") } on && $1 == "sub" && $2 == 1' "$V" |
+	grep -q ' ffff0400020004000300' || st=1
+ok "$st" "little-endian vectors: LD_NLATTR's attributes are host-endian for x86_64, um, i386, arm"
+
 # The exceptions name existing (test, subtest) pairs, a known WHO, a
 # value and a reason.
 st=0; awk -v vec="$V" '
