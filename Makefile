@@ -56,7 +56,7 @@ export CCACHE_BASEDIR := $(TOP)
 export CCACHE_NOHASHDIR := 1
 
 .PHONY: all bench bench-input tables check deps-bench deps-check deps-cross tree kernel module tools filters \
-	initramfs export-patches reset-tree clean plots cover-letter readme-results \
+	initramfs export-patches reset-tree clean plots cover-letter readme-results testbpf \
 	$(foreach f,$(FLAVOURS),kernel-$(f) module-$(f) initramfs-$(f))
 
 all: initramfs
@@ -136,6 +136,11 @@ filters: deps-bench
 	@$(MAKE) -s -C filters/seccomp
 	@$(MAKE) -s -C filters/diff
 
+# lib/test_bpf.c's CLASSIC tests as vectors for the guest (build/testbpf/),
+# cut from the tree at build time (filters/testbpf/README.md).
+testbpf: tree
+	@$(MAKE) -s -C filters/testbpf TREE=$(TREE)
+
 # Static guest tools and busybox of a flavour with its own compiler.
 $(BUILD)/tools-%/knob: bench/guest/knob.c | deps-cross
 	@mkdir -p $(@D)
@@ -152,7 +157,7 @@ $(BUILD)/tools-%/bpfdiff: bench/guest/bpfdiff.c results/registry.c results/regis
 $(BUILD)/busybox-%/busybox: bench/host/foreign-busybox.sh
 	@$(TOP)/bench/host/foreign-busybox.sh $(DEBARCH_$*) $@
 
-$(addprefix initramfs-,$(FLAVOURS)): initramfs-%: module-% tools filters $$(EXTRA_$$*) $$(GDEPS_$$*)
+$(addprefix initramfs-,$(FLAVOURS)): initramfs-%: module-% tools filters testbpf $$(EXTRA_$$*) $$(GDEPS_$$*)
 	@BUSYBOX="$(BUSYBOX_$*)" EXTRA_CPIO="$(EXTRA_$*)" $(TOP)/bench/host/mkinitramfs.sh \
 		$(BUILD)/initramfs-$*.cpio.gz $(BUILD)/obj-$* $(GTOOLS_$*) \
 		$(BUILD)/module-$*/bpf_bench.ko $(BUILD)/obj-$*/lib/test_bpf.ko

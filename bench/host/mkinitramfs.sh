@@ -25,7 +25,7 @@ trap 'rm -f "$list"' EXIT
 	echo "nod /dev/null 0666 0 0 c 1 3"
 	for d in /bin /sbin /proc /sys /out /tmp /bench /bench/modules \
 		/bench/filters /bench/filters/packets /bench/filters/seccomp \
-		/bench/filters/diff; do
+		/bench/filters/diff /bench/filters/testbpf; do
 		echo "dir $d 0755 0 0"
 	done
 	echo "file /bin/busybox $busybox 0755 0 0"
@@ -58,6 +58,11 @@ trap 'rm -f "$list"' EXIT
 	for f in "$top"/filters/diff/programs.dd "$top"/filters/diff/packets.txt \
 		"$top"/filters/diff/cases.txt; do
 		echo "file /bench/filters/diff/$(basename "$f") $f 0644 0 0"
+	done
+	# lib/test_bpf.c's CLASSIC tests, cut from the tree (make testbpf)
+	for f in "$top"/build/testbpf/vectors.txt "$top"/filters/testbpf/exceptions.txt; do
+		[ -f "$f" ] || { echo "missing $f (make testbpf)" >&2; exit 1; }
+		echo "file /bench/filters/testbpf/$(basename "$f") $f 0644 0 0"
 	done
 } > "$list"
 "$gen" "$list" | gzip -n -9 > "$out.tmp"

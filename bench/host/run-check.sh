@@ -69,6 +69,8 @@ if [ "$(cat "$rc")" != 0 ]; then
 	exit 1
 fi
 pass "build: kernel, module and initramfs"
+# lib/test_bpf.c's CLASSIC tests as cut from the tree (needs the tree).
+make -s -C filters/testbpf check 2>&1 | collect
 for f in $DEFAULT_FLAVOURS; do
 	t "build: bench module for $f is W=1 warning-free" \
 		sh -c "make -s -C '$build/obj-$f' ARCH=$f M='$build/module-$f' W=1 clean modules 2>&1 | tee /dev/stderr | (! grep -q 'warning:')"

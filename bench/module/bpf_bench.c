@@ -32,6 +32,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/netdevice.h>
 #include <linux/overflow.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
@@ -147,6 +148,7 @@ static struct {
 	u32 prog_len;
 	u8 packet[ETH_FRAME_LEN];
 	u32 packet_len;
+	bool packet_set;		/* 0..13 bytes: eval only */
 	u32 headlen;			/* 0: all linear */
 	const struct bench_engine *engine;
 	u32 skbs;
@@ -574,10 +576,77 @@ static const struct bench_engine bench_engines[] = {
 static_assert(ARRAY_SIZE(bench_engines) == BENCH_NR_ENGINES);
 
 /*
- * A frame as AF_PACKET filters see it: data at the Ethernet header.  With
- * @headlen (0 < @headlen < @len) only the first @headlen bytes are in the
- * linear area and the rest is in one page fragment, as a driver that
- * receives into pages builds it.
+ * skb_meta: the skb fields bench_build_skb() sets besides the frame, as
+ * lib/test_bpf's populate_skb() sets them for its classic tests: one write
+ * of KEY=VALUE pairs replaces them all (a key not given takes its default).
+ */
+enum {
+	BENCH_META_PROTOCOL,
+	BENCH_META_PKT_TYPE,
+	BENCH_META_MARK,
+	BENCH_META_HASH,
+	BENCH_META_QUEUE_MAPPING,
+	BENCH_META_VLAN_TCI,
+	BENCH_META_VLAN_PRESENT,
+	BENCH_META_VLAN_PROTO,
+	BENCH_META_IFINDEX,
+	BENCH_META_DEV_TYPE,
+	BENCH_NR_META
+};
+
+#define BENCH_META_DEV	(BIT(BENCH_META_IFINDEX) | BIT(BENCH_META_DEV_TYPE))
+#define BENCH_META_TEXT_MAX	512
+
+static const struct {
+	const char *name;
+	u32 max;
+	bool hex;
+} bench_meta_keys[BENCH_NR_META] = {
+	[BENCH_META_PROTOCOL]		= { "protocol", U16_MAX, true },
+	[BENCH_META_PKT_TYPE]		= { "pkt_type", 7 },
+	[BENCH_META_MARK]		= { "mark", U32_MAX, true },
+	[BENCH_META_HASH]		= { "hash", U32_MAX, true },
+	[BENCH_META_QUEUE_MAPPING]	= { "queue_mapping", U16_MAX },
+	[BENCH_META_VLAN_TCI]		= { "vlan_tci", U16_MAX, true },
+	[BENCH_META_VLAN_PRESENT]	= { "vlan_present", 1 },
+	[BENCH_META_VLAN_PROTO]		= { "vlan_proto", U16_MAX, true },
+	[BENCH_META_IFINDEX]		= { "ifindex", INT_MAX },
+	[BENCH_META_DEV_TYPE]		= { "dev_type", U16_MAX },
+};
+
+/* Protected by bench_lock; bench_dev is what skb->dev points to. */
+static struct {
+	u32 set;			/* BIT(key) of every key given */
+	u32 val[BENCH_NR_META];
+} bench_meta;
+
+static struct net_device bench_dev;
+
+/* The skb_meta fields, on an skb bench_build_skb() made. */
+static void bench_apply_skb_meta(struct sk_buff *skb)
+{
+	const u32 *v = bench_meta.val;
+
+	lockdep_assert_held(&bench_lock);
+	if (bench_meta.set & BIT(BENCH_META_PROTOCOL))
+		skb->protocol = htons(v[BENCH_META_PROTOCOL]);
+	if (bench_meta.set & BIT(BENCH_META_PKT_TYPE))
+		skb->pkt_type = v[BENCH_META_PKT_TYPE];
+	skb->mark = v[BENCH_META_MARK];
+	skb->hash = v[BENCH_META_HASH];
+	skb->queue_mapping = v[BENCH_META_QUEUE_MAPPING];
+	skb->vlan_tci = v[BENCH_META_VLAN_TCI];
+	skb->vlan_present = v[BENCH_META_VLAN_PRESENT];
+	skb->vlan_proto = htons(v[BENCH_META_VLAN_PROTO]);
+	if (bench_meta.set & BENCH_META_DEV)
+		skb->dev = &bench_dev;
+}
+
+/*
+ * A frame as AF_PACKET filters see it: data at the Ethernet header, with
+ * the skb_meta fields.  With @headlen (0 < @headlen < @len) only the first
+ * @headlen bytes are in the linear area and the rest is in one page
+ * fragment, as a driver that receives into pages builds it.
  */
 static struct sk_buff *bench_build_skb(const u8 *frame, u32 len, u32 headlen)
 {
@@ -601,10 +670,15 @@ static struct sk_buff *bench_build_skb(const u8 *frame, u32 len, u32 headlen)
 		skb_add_rx_frag(skb, 0, page, 0, len - lin, PAGE_SIZE);
 	}
 	skb_reset_mac_header(skb);
-	skb_set_network_header(skb, ETH_HLEN);
-	proto = get_unaligned_be16(frame + 12);
-	skb->protocol = htons(proto >= ETH_P_802_3_MIN ? proto : ETH_P_802_2);
+	/* A frame shorter than the Ethernet header (eval only): as test_bpf */
+	skb_set_network_header(skb, min_t(u32, len, ETH_HLEN));
+	if (len >= ETH_HLEN) {
+		proto = get_unaligned_be16(frame + 12);
+		skb->protocol = htons(proto >= ETH_P_802_3_MIN ? proto :
+				      ETH_P_802_2);
+	}
 	skb->pkt_type = PACKET_HOST;
+	bench_apply_skb_meta(skb);
 	return skb;
 }
 
@@ -777,6 +851,25 @@ static int bench_count(struct bench_run *r, u64 *insns)
 	return 0;
 }
 
+/*
+ * A timed run (run, run_rounds) needs a packet with the whole Ethernet
+ * header, as AF_PACKET filters always see one; eval takes 0..13 bytes too.
+ */
+static int bench_timed_packet(const char *what)
+{
+	if (!bench.packet_set) {
+		pr_warn("%s: set packet first\n", what);
+		return -EINVAL;
+	}
+	if (bench.packet_len < ETH_HLEN) {
+		pr_warn("%s: packet of %u bytes, a timed run needs %d..%d (eval takes 0..%d)\n",
+			what, bench.packet_len, ETH_HLEN, ETH_FRAME_LEN,
+			ETH_FRAME_LEN);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int bench_run_cell(void)
 {
 	const struct bench_engine *e = bench.engine;
@@ -801,10 +894,9 @@ static int bench_run_cell(void)
 		pr_warn("run: set prog first\n");
 		return -EINVAL;
 	}
-	if (!bench.packet_len) {
-		pr_warn("run: set packet first\n");
-		return -EINVAL;
-	}
+	err = bench_timed_packet("run");
+	if (err)
+		return err;
 
 	ps = kcalloc(bench.samples, sizeof(*ps), GFP_KERNEL);
 	r.skbs = kvcalloc(r.nr_skbs, sizeof(*r.skbs), GFP_KERNEL);
@@ -1155,15 +1247,10 @@ static int bench_store_packet(const struct bench_knob *k, char *buf)
 		}
 		len += n;
 	}
-	if (len < ETH_HLEN) {
-		pr_warn("packet: %u bytes, need %d..%d starting at the Ethernet header\n",
-			len, ETH_HLEN, ETH_FRAME_LEN);
-		err = -EINVAL;
-		goto out;
-	}
-
+	/* 0..13 bytes (no pair at all: an empty frame) are for eval only */
 	memcpy(bench.packet, pkt, len);
 	bench.packet_len = len;
+	bench.packet_set = true;
 	err = 0;
 out:
 	kfree(pkt);
@@ -1178,6 +1265,62 @@ static int bench_show_packet(const struct bench_knob *k, struct seq_file *m)
 		n = min_t(u32, bench.packet_len - i, 16);
 		seq_printf(m, "%*ph\n", n, bench.packet + i);
 	}
+	return 0;
+}
+
+static int bench_store_skb_meta(const struct bench_knob *k, char *buf)
+{
+	u32 set = 0, val[BENCH_NR_META] = { };
+	char *p = buf, *tok, *eq;
+	size_t i;
+
+	while ((tok = strsep(&p, " \t\n"))) {
+		if (!*tok)
+			continue;
+		eq = strchr(tok, '=');
+		if (eq)
+			*eq = '\0';
+		for (i = 0; i < BENCH_NR_META; i++)
+			if (!strcmp(tok, bench_meta_keys[i].name))
+				break;
+		if (!eq || i == BENCH_NR_META) {
+			pr_warn("skb_meta: '%.32s' is not KEY=VALUE with a KEY of: protocol pkt_type mark hash queue_mapping vlan_tci vlan_present vlan_proto ifindex dev_type\n",
+				tok);
+			return -EINVAL;
+		}
+		if (set & BIT(i)) {
+			pr_warn("skb_meta: %s given twice\n", tok);
+			return -EINVAL;
+		}
+		if (bench_parse_u32(eq + 1, &val[i]) ||
+		    val[i] > bench_meta_keys[i].max) {
+			pr_warn("skb_meta: %s: '%.32s' is not a decimal or 0x hex number in 0..%u\n",
+				tok, eq + 1, bench_meta_keys[i].max);
+			return -EINVAL;
+		}
+		set |= BIT(i);
+	}
+	bench_meta.set = set;
+	memcpy(bench_meta.val, val, sizeof(val));
+	bench_dev.ifindex = val[BENCH_META_IFINDEX];
+	bench_dev.type = val[BENCH_META_DEV_TYPE];
+	return 0;
+}
+
+static int bench_show_skb_meta(const struct bench_knob *k, struct seq_file *m)
+{
+	const char *sep = "";
+	size_t i;
+
+	for (i = 0; i < BENCH_NR_META; i++) {
+		if (!(bench_meta.set & BIT(i)))
+			continue;
+		seq_printf(m, bench_meta_keys[i].hex ? "%s%s=0x%x" : "%s%s=%u",
+			   sep, bench_meta_keys[i].name, bench_meta.val[i]);
+		sep = " ";
+	}
+	if (*sep)
+		seq_putc(m, '\n');
 	return 0;
 }
 
@@ -1355,7 +1498,7 @@ static int bench_show_eval(const struct bench_knob *k, struct seq_file *m)
 		pr_warn("eval: set prog first\n");
 		return -EINVAL;
 	}
-	if (!bench.packet_len) {
+	if (!bench.packet_set) {
 		pr_warn("eval: set packet first\n");
 		return -EINVAL;
 	}
@@ -1518,10 +1661,9 @@ static int bench_run_rounds(void)
 		pr_warn("run_rounds: set prog first\n");
 		return -EINVAL;
 	}
-	if (!bench.packet_len) {
-		pr_warn("run_rounds: set packet first\n");
-		return -EINVAL;
-	}
+	err = bench_timed_packet("run_rounds");
+	if (err)
+		return err;
 
 	runs = kcalloc(k, sizeof(*runs), GFP_KERNEL);
 	ps = kvcalloc(array_size(rounds, k), sizeof(*ps), GFP_KERNEL);
@@ -1726,6 +1868,10 @@ static const struct bench_knob bench_knobs[] = {
 		.max_len = BENCH_WORD_TEXT_MAX,
 		.show = bench_show_u32, .store = bench_store_u32,
 		.val = &bench.headlen, .min = 0, .max = ETH_FRAME_LEN,
+	}, {
+		.name = "skb_meta", .mode = 0600,
+		.max_len = BENCH_META_TEXT_MAX,
+		.show = bench_show_skb_meta, .store = bench_store_skb_meta,
 	}, {
 		.name = "engine", .mode = 0600,
 		.max_len = BENCH_WORD_TEXT_MAX,
