@@ -12,9 +12,11 @@
  *	line per (program, packet, headlen) that is not "agree" and, for a
  *	PROGS file, one per (program, packet) with headlen 0 (the host
  *	compares those with libpcap).
- *   bpfdiff fuzz SEED SECONDS PACKETS
+ *   bpfdiff fuzz SEED SECONDS PACKETS [PAIRS]
  *	Generated, mutated and raw random programs, each on 8 random and
- *	mutated frames with 1-3 random headlens, for SECONDS.
+ *	mutated frames with 1-3 random headlens, for SECONDS; with PAIRS,
+ *	until PAIRS (program, packet, headlen) pairs are compared (SECONDS
+ *	is then the limit, and fewer pairs fail).
  *   bpfdiff gen SEED COUNT
  *	Print the generated programs (the ones "random:SEED:COUNT" runs).
  *   bpfdiff selftest SEED COUNT
@@ -1438,9 +1440,10 @@ int main(int argc, char **argv)
 		summary(argv[2], now() - t0);
 		return st.unexplained || !st.pairs ? 1 : 0;
 	}
-	if (argc == 5 && !strcmp(argv[1], "fuzz")) {
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "fuzz")) {
 		uint64_t seed = parse_u64(argv[2]);
 		double secs = (double)parse_u64(argv[3]);
+		unsigned long long want = argc == 6 ? parse_u64(argv[5]) : 0;
 		struct packet fp[FUZZ_PACKETS];
 		unsigned long long it;
 
@@ -1448,7 +1451,7 @@ int main(int argc, char **argv)
 		for (i = 0; i < FUZZ_PACKETS; i++)
 			fp[i].b = xmalloc(FRAME_MAX);
 		open_knobs();
-		for (it = 0; now() - t0 < secs; it++) {
+		for (it = 0; now() - t0 < secs && (!want || st.pairs < want); it++) {
 			fuzz_prog(&gp, seed * 1000003 + it);
 			snprintf(gp.name, sizeof(gp.name), "fuzz%llu-%llu",
 				 (unsigned long long)seed, it);
@@ -1462,10 +1465,10 @@ int main(int argc, char **argv)
 		}
 		drain();
 		summary("fuzz", now() - t0);
-		return st.unexplained || !st.pairs ? 1 : 0;
+		return st.unexplained || !st.pairs || st.pairs < want ? 1 : 0;
 	}
 	fprintf(stderr, "usage: bpfdiff run PROGS|random:SEED:COUNT PACKETS OUT [HEADLEN...]\n"
-			"       bpfdiff fuzz SEED SECONDS PACKETS\n"
+			"       bpfdiff fuzz SEED SECONDS PACKETS [PAIRS]\n"
 			"       bpfdiff gen|selftest SEED COUNT\n"
 			"       bpfdiff model PROGS PACKETS\n");
 	return 2;

@@ -286,10 +286,14 @@ bpfdiff() { # NAME ARGS...
 	say "diff: $name: $sumline [$(($(date +%s) - s)) s]"
 	if [ "$ok" = 1 ]; then pass "guest: diff: $name: 0 unexplained"; else fail "guest: diff: $name: $sumline"; fi
 }
-say "diff: tcpdump corpus x packets, linear and headlen 14/34/54"
-bpfdiff "tcpdump programs" run "$DIFF/programs.dd" "$DIFF/packets.txt" "$out/diff-tcpdump.txt" 14 34 54
+# BENCH_DIFF_HEADLENS: the non-linear headlens, comma-separated
+headlens=$(echo "${BENCH_DIFF_HEADLENS:-14,34,54}" | tr , " ")
+say "diff: tcpdump corpus x packets, linear and headlen $headlens"
+# shellcheck disable=SC2086 # the headlens are words
+bpfdiff "tcpdump programs" run "$DIFF/programs.dd" "$DIFF/packets.txt" "$out/diff-tcpdump.txt" $headlens
 say "diff: $nrandom random programs (seed $seed) x packets"
-bpfdiff "random programs" run "random:$seed:$nrandom" "$DIFF/packets.txt" "$out/diff-random.txt" 14 34 54
+# shellcheck disable=SC2086
+bpfdiff "random programs" run "random:$seed:$nrandom" "$DIFF/packets.txt" "$out/diff-random.txt" $headlens
 
 # Fuzz: only what the fuzz run logs counts, so start from an empty log.
 dmesg -c > "$out/dmesg-before-fuzz.txt" 2>/dev/null || true
