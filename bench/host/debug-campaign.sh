@@ -13,6 +13,7 @@
 #               check plan only with FUZZ_CHECK=1: make check runs it on
 #               this kernel); ends with "N passed, N failed"
 # env:   FUZZ_WRITES, FUZZ_PAIRS, FUZZ_RELOADS, FUZZ_SEED (default 1),
+#        FUZZ_SECONDS (the pair fuzz's time limit, default 1800),
 #        DEBUG_ACCEL (default debug), TIMEOUT (the boot's, default 3600)
 set -eu
 
@@ -33,7 +34,7 @@ fuzz) writes=12000 pairs=100000 reloads=8 diff="bench.fuzz_check=${FUZZ_CHECK:-0
 *) echo "usage: debug-campaign.sh TOP BUILD check|fuzz" >&2; exit 2 ;;
 esac
 writes=${FUZZ_WRITES:-$writes} pairs=${FUZZ_PAIRS:-$pairs}
-reloads=${FUZZ_RELOADS:-$reloads} seed=${FUZZ_SEED:-1}
+reloads=${FUZZ_RELOADS:-$reloads} seed=${FUZZ_SEED:-1} secs=${FUZZ_SECONDS:-1800}
 accel=${DEBUG_ACCEL:-debug}
 flavour=$(accel_flavour "$accel")
 obj=$build/obj-$flavour
@@ -95,7 +96,7 @@ s=$(date +%s)
 if TIMEOUT=${TIMEOUT:-3600} "$here/run-guest.sh" "$accel" debug "$outdir" \
 	"$(flavour_kernel "$build" "$flavour")" "$build/initramfs-$flavour.cpio.gz" \
 	bench.fuzz_writes="$writes" bench.fuzz_pairs="$pairs" \
-	bench.fuzz_reloads="$reloads" bench.fuzz_seed="$seed" $diff >&2; then
+	bench.fuzz_reloads="$reloads" bench.fuzz_seed="$seed" bench.fuzz_seconds="$secs" $diff >&2; then
 	pass "debug: guest($accel): debug plan ran to the end"
 else
 	fail "debug: guest($accel): debug plan ran to the end"
