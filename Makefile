@@ -26,7 +26,7 @@ flavour = $(shell awk -v f='$(1)' -v k='$(2)' '/^[^ \t\#]/ { r = ($$1 == "flavou
 FLAVOURS := $(shell awk '$$1 == "flavour" { print $$2 }' $(FLAVOURS_CONF))
 $(foreach f,$(FLAVOURS),$(eval KARCH_$(f) := $(call flavour,$(f),arch)))
 $(foreach f,$(FLAVOURS),$(eval KBASE_$(f) := $(call flavour,$(f),base)))
-$(foreach f,$(FLAVOURS),$(eval KFRAG_$(f) := $(TOP)/$(call flavour,$(f),fragment)))
+$(foreach f,$(FLAVOURS),$(eval KFRAG_$(f) := $(addprefix $(TOP)/,$(call flavour,$(f),fragment))))
 $(foreach f,$(FLAVOURS),$(eval KTARGETS_$(f) := $(call flavour,$(f),targets)))
 $(foreach f,$(FLAVOURS),$(eval KCROSS_$(f) := $(filter-out -,$(call flavour,$(f),cross))))
 # Archives appended to a flavour's initramfs (perf where the record says so).
@@ -36,10 +36,10 @@ $(foreach f,$(FLAVOURS),$(eval EXTRA_$(f) := $(if $(filter 1,$(call flavour,$(f)
 # opt-in: make initramfs-i386).  A flavour with its own guest_cc gets its
 # static guest tools in build/tools-<flavour>/ and the busybox of Debian's
 # busybox-static:<debarch> (bench/host/foreign-busybox.sh).
-DEFAULT_FLAVOURS := $(foreach f,$(FLAVOURS),$(if $(filter 0,$(call flavour,$(f),default)),,$(f)))
+DEFAULT_FLAVOURS := $(foreach f,$(FLAVOURS),$(if $(filter 0 check,$(call flavour,$(f),default)),,$(f)))
 $(foreach f,$(FLAVOURS),$(eval GUESTCC_$(f) := $(filter-out cc,$(call flavour,$(f),guest_cc))))
 $(foreach f,$(FLAVOURS),$(eval DEBARCH_$(f) := $(filter-out -,$(call flavour,$(f),debarch))))
-GUESTTOOLS := knob seccomp-bench bpfdiff
+GUESTTOOLS := knob seccomp-bench bpfdiff knobfuzz
 $(foreach f,$(FLAVOURS),$(eval GTOOLS_$(f) := $(if $(GUESTCC_$(f)),$(BUILD)/tools-$(f),$(TOOLS))))
 $(foreach f,$(FLAVOURS),$(eval BUSYBOX_$(f) := $(if $(DEBARCH_$(f)),$(BUILD)/busybox-$(f)/busybox)))
 $(foreach f,$(FLAVOURS),$(eval GDEPS_$(f) := $(if $(GUESTCC_$(f)),$(addprefix $(GTOOLS_$(f))/,$(GUESTTOOLS))) $(BUSYBOX_$(f))))
@@ -55,7 +55,7 @@ export ACCEL BENCH_ARGS REPEAT
 export CCACHE_BASEDIR := $(TOP)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: all bench bench-input tables check deps-bench deps-check deps-cross tree kernel module tools filters \
+.PHONY: all bench bench-input tables check fuzz deps-bench deps-check deps-cross tree kernel module tools filters \
 	initramfs export-patches reset-tree clean plots cover-letter readme-results testbpf \
 	$(foreach f,$(FLAVOURS),kernel-$(f) module-$(f) initramfs-$(f))
 
@@ -80,7 +80,7 @@ initramfs: $(addprefix initramfs-,$(DEFAULT_FLAVOURS))
 .SECONDEXPANSION:
 $(addprefix kernel-,$(FLAVOURS)): kernel-%: tree $$(XDEPS_$$*)
 	@KCONFIG_BASE=$(KBASE_$*) CROSS_COMPILE=$(KCROSS_$*) $(TOP)/bench/host/build-kernel.sh $(TREE) \
-		$(BUILD)/obj-$* $(KARCH_$*) $(KFRAG_$*) $(KTARGETS_$*)
+		$(BUILD)/obj-$* $(KARCH_$*) "$(KFRAG_$*)" $(KTARGETS_$*)
 
 # The module is built per flavour in a copy of its sources: kbuild writes
 # its objects next to them.
@@ -91,6 +91,10 @@ $(addprefix module-,$(FLAVOURS)): module-%: kernel-%
 	@$(MAKE) -s -C $(BUILD)/obj-$* ARCH=$(KARCH_$*) $(if $(KCROSS_$*),CROSS_COMPILE=$(KCROSS_$*)) M=$(BUILD)/module-$* W=1 modules
 
 $(TOOLS)/knob: bench/guest/knob.c
+	@mkdir -p $(TOOLS)
+	$(CC) $(HOSTCFLAGS) -static -o $@ $<
+
+$(TOOLS)/knobfuzz: bench/guest/knobfuzz.c
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -static -o $@ $<
 
@@ -129,7 +133,7 @@ $(TOOLS)/mkratios: results/mkratios.c results/paired.c results/paired.h results/
 
 tools: deps-bench $(TOOLS)/knob $(TOOLS)/mkcsv $(TOOLS)/mktable $(TOOLS)/cmpruns \
 	$(TOOLS)/crosscheck $(TOOLS)/mkcover $(TOOLS)/csv2dat $(TOOLS)/seccomp-bench \
-	$(TOOLS)/bpfdiff $(TOOLS)/control $(TOOLS)/mkratios
+	$(TOOLS)/bpfdiff $(TOOLS)/control $(TOOLS)/mkratios $(TOOLS)/knobfuzz
 
 filters: deps-bench
 	@$(MAKE) -s -C filters
@@ -143,6 +147,10 @@ testbpf: tree
 
 # Static guest tools and busybox of a flavour with its own compiler.
 $(BUILD)/tools-%/knob: bench/guest/knob.c | deps-cross
+	@mkdir -p $(@D)
+	$(GUESTCC_$*) $(HOSTCFLAGS) -static -o $@ $<
+
+$(BUILD)/tools-%/knobfuzz: bench/guest/knobfuzz.c | deps-cross
 	@mkdir -p $(@D)
 	$(GUESTCC_$*) $(HOSTCFLAGS) -static -o $@ $<
 
@@ -194,6 +202,13 @@ cover-letter: tools tree
 
 check: deps-check
 	@$(TOP)/bench/host/run-check.sh $(TOP) $(BUILD)
+
+# make fuzz: the debug kernel (flavour debug: KASAN, UBSAN, lockdep,
+# kmemleak) booted with the long campaign: >= 10000 knob writes (knobfuzz),
+# >= 100000 (program, packet) pairs on every engine (bpfdiff fuzz), module
+# reloads, then kmemleak and the kernel log; ends "N passed, N failed".
+fuzz: deps-check
+	@$(TOP)/bench/host/debug-campaign.sh $(TOP) $(BUILD) fuzz
 
 export-patches:
 	@$(TOP)/kernel-patches/export-series.sh $(TREE) $(TOP)/kernel-patches

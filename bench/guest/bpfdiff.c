@@ -12,9 +12,11 @@
  *	line per (program, packet, headlen) that is not "agree" and, for a
  *	PROGS file, one per (program, packet) with headlen 0 (the host
  *	compares those with libpcap).
- *   bpfdiff fuzz SEED SECONDS PACKETS
+ *   bpfdiff fuzz SEED SECONDS PACKETS [PAIRS]
  *	Generated, mutated and raw random programs, each on 8 random and
- *	mutated frames with 1-3 random headlens, for SECONDS.
+ *	mutated frames with 1-3 random headlens, for SECONDS; with PAIRS,
+ *	until PAIRS (program, packet, headlen) pairs are compared (SECONDS
+ *	is then the limit, and fewer pairs fail).
  *   bpfdiff replay HEADLEN HEX PROGRAM
  *	One pair: the frame HEX with HEADLEN bytes linear (0: all), PROGRAM
  *	"{code,jt,jf,k},..." (or -dd lines); prints "replay FRAME HEADLEN
@@ -1743,9 +1745,10 @@ int main(int argc, char **argv)
 		summary(argv[2], now() - t0);
 		return st.unexplained || !st.pairs ? 1 : 0;
 	}
-	if (argc == 5 && !strcmp(argv[1], "fuzz")) {
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "fuzz")) {
 		uint64_t seed = parse_u64(argv[2]);
 		double secs = (double)parse_u64(argv[3]);
+		unsigned long long want = argc == 6 ? parse_u64(argv[5]) : 0;
 		struct packet fp[FUZZ_PACKETS];
 		unsigned long long it;
 
@@ -1753,13 +1756,13 @@ int main(int argc, char **argv)
 		for (i = 0; i < FUZZ_PACKETS; i++)
 			fp[i].b = xmalloc(FRAME_MAX);
 		open_knobs();
-		for (it = 0; now() - t0 < secs; it++) {
+		for (it = 0; now() - t0 < secs && (!want || st.pairs < want); it++) {
 			fuzz_case(seed, it, &gp, fp, pk, npk);
 			one_program(&gp, fp, FUZZ_PACKETS);
 		}
 		drain();
 		summary("fuzz", now() - t0);
-		return st.unexplained || !st.pairs ? 1 : 0;
+		return st.unexplained || !st.pairs || st.pairs < want ? 1 : 0;
 	}
 	if (argc == 5 && !strcmp(argv[1], "replay")) {
 		open_knobs();
@@ -1786,7 +1789,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	fprintf(stderr, "usage: bpfdiff run PROGS|random:SEED:COUNT PACKETS OUT [HEADLEN...]\n"
-			"       bpfdiff fuzz SEED SECONDS PACKETS\n"
+			"       bpfdiff fuzz SEED SECONDS PACKETS [PAIRS]\n"
 			"       bpfdiff gen|selftest SEED COUNT\n"
 			"       bpfdiff model PROGS PACKETS\n"
 			"       bpfdiff replay HEADLEN HEX PROGRAM\n"

@@ -344,3 +344,12 @@ W
 registry_engines() {
 	awk '$1 == "engine" { print $2 }' "$ENGINES_CONF"
 }
+
+# kernel_reports LOG: the first line of every BUG, WARNING, KASAN, UBSAN,
+# lockdep or RCU report in a kernel log (plan-debug.sh), the bench module's
+# own messages left out: they quote what was written to its knobs.
+kernel_reports() {
+	grep -v 'bpf_bench: ' "$1" |
+		grep -E 'BUG: |WARNING: |UBSAN: |kernel BUG at|Oops|general protection fault|INFO: possible|INFO: trying to register|suspicious RCU usage' ||
+		true
+}

@@ -41,7 +41,8 @@ while read -r filter packet verdict; do
 	case "$filter" in "#"*|"") continue ;; esac
 	[ -f "$FILTERS/$filter.dd" ] || continue
 	for e in $engines; do
-		for skbs in 1 3; do
+		# BENCH_CHECK_SKBS: the skbs counts, comma-separated (default 1,3)
+		for skbs in $(echo "${BENCH_CHECK_SKBS:-1,3}" | tr , " "); do
 			pairs=$((pairs + 1))
 			name="guest: $e $filter $packet skbs=$skbs returns $verdict"
 			if line=$(run_cell "$e" "$filter" "$packet" "$skbs" 2>&1) &&

@@ -299,10 +299,14 @@ if [ "$got" = "$w documented #13" ]; then
 else
 	fail "guest: diff: fuzz1-45021 (ldh [SKF_LL_OFF+41] on headlen 25, dead ldh cpu): got '$got', want '$w documented #13'"
 fi
-say "diff: tcpdump corpus x packets, linear and headlen 14/34/54"
-bpfdiff "tcpdump programs" run "$DIFF/programs.dd" "$DIFF/packets.txt" "$out/diff-tcpdump.txt" 14 34 54
+# BENCH_DIFF_HEADLENS: the non-linear headlens, comma-separated
+headlens=$(echo "${BENCH_DIFF_HEADLENS:-14,34,54}" | tr , " ")
+say "diff: tcpdump corpus x packets, linear and headlen $headlens"
+# shellcheck disable=SC2086 # the headlens are words
+bpfdiff "tcpdump programs" run "$DIFF/programs.dd" "$DIFF/packets.txt" "$out/diff-tcpdump.txt" $headlens
 say "diff: $nrandom random programs (seed $seed) x packets"
-bpfdiff "random programs" run "random:$seed:$nrandom" "$DIFF/packets.txt" "$out/diff-random.txt" 14 34 54
+# shellcheck disable=SC2086
+bpfdiff "random programs" run "random:$seed:$nrandom" "$DIFF/packets.txt" "$out/diff-random.txt" $headlens
 
 # Fuzz: only what the fuzz run logs counts, so start from an empty log.
 dmesg -c > "$out/dmesg-before-fuzz.txt" 2>/dev/null || true

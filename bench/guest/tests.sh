@@ -112,7 +112,15 @@ hostdir=$here/../host
 acc() { sh -c "here='$hostdir'; . '$hostdir/accels.sh'; $1"; }
 # shellcheck disable=SC2016
 expect "accels: the accelerators in order of trust, the flavours" \
-	test "$(acc 'echo "$ACCELS / $FLAVOURS / $DEFAULT_FLAVOURS"')" = "kvm uml icount tcg kvm-i386 icount-i386 tcg-i386 icount-arm tcg-arm / x86_64 um i386 arm / x86_64 um"
+	test "$(acc 'echo "$ACCELS / $FLAVOURS / $DEFAULT_FLAVOURS"')" = "kvm uml icount tcg kvm-i386 icount-i386 tcg-i386 icount-arm tcg-arm debug debug-kvm / x86_64 um i386 arm debug / x86_64 um"
+expect "accels: the debug accelerator boots flavour debug with slub_debug, 2 GiB, never timed" \
+	test "$(acc 'accel_flavour debug; accel_attr debug debug; accel_attr debug cmdline; accel_attr debug mem' | tr "\n" " ")" = "debug 1 slub_debug=FZPU kasan_multi_shot 2048 "
+# shellcheck disable=SC2016
+expect "accels: the debug flavour merges the x86_64 fragment, then its own" \
+	test "$(acc 'flavour_attr debug fragment; flavour_attr debug default' | tr "\n" " ")" = "bench/kernel-x86_64.config bench/kernel-debug.config check "
+# shellcheck disable=SC2016
+expect "accels: run-guest.sh refuses the timing plans on a debug accelerator" \
+	sh -c "for p in bench paired; do ! '$hostdir/run-guest.sh' debug \$p /nonexistent/x k i 2>&1 | grep -q 'correctness plans only' && exit 1; done; exit 0"
 expect "accels: an accelerator's flavour, unit, kind and host.txt lines" \
 	test "$(acc 'accel_host_txt icount | tr "\n" " "')" = "accel=icount unit=insns kind=counted flavour=x86_64 "
 expect "accels: the kernel image of a flavour" \
@@ -159,5 +167,23 @@ expect "estimate: a built flavour costs nothing; auto marks the probed accelerat
 	sh -c "ACCEL=auto '$hostdir/estimate.sh' '$tmp/built' > '$tmp/est' &&
 		grep -q 'um built' '$tmp/est' && grep -q 'uml ~[0-9]* min if its probe boots' '$tmp/est' &&
 		! grep -q 'tcg' '$tmp/est'"
+
+# kernel_reports: one line per report of a made-up debug kernel log.
+cat > "$tmp/kernel.log" <<'X'
+<6>[    0.000000] kasan: KernelAddressSanitizer initialized
+<4>[   12.000000] bpf_bench: skbs: 'BUG: x' is not a decimal or 0x hex u32
+<3>[   13.000000] BUG: KASAN: slab-out-of-bounds in bench_store_packet+0x1f/0x200 [bpf_bench]
+<3>[   13.000001] Read of size 1 at addr ffff888003a1c000 by task knobfuzz/99
+<4>[   14.000000] WARNING: possible circular locking dependency detected
+<3>[   15.000000] UBSAN: shift-out-of-bounds in net/core/filter_classic.c:308:6
+<4>[   16.000000] WARNING: CPU: 0 PID: 1 at kernel/module/main.c:1 bench_exit+0x1/0x2
+<4>[   17.000000] Call Trace:
+<6>[   18.000000] bpf_bench: run: interrupted
+X
+expect "kernel_reports: one line per KASAN, lockdep, UBSAN and WARN report, none of the module's lines" \
+	sh -c "PATH='$tmp/bin':\$PATH sh -c \". '$here/lib.sh'; kernel_reports '$tmp/kernel.log'\" > '$tmp/reports' &&
+		test \$(wc -l < '$tmp/reports') = 4 && ! grep -q 'bpf_bench: ' '$tmp/reports' && grep -q 'BUG: KASAN' '$tmp/reports'"
+PATH=$tmp/bin:$PATH sh -c ". '$here/lib.sh'; kernel_reports /dev/null" > "$tmp/none"
+expect "kernel_reports: a clean log has none" test ! -s "$tmp/none"
 
 test_summary

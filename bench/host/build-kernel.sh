@@ -1,12 +1,15 @@
 #!/bin/sh
-# Configure (tinyconfig + fragment) and build the guest kernel out of tree,
-# with ccache.  Fails if any option of the fragment did not survive
+# Configure (tinyconfig + fragments) and build the guest kernel out of tree,
+# with ccache.  Fails if any option of the fragments did not survive
 # olddefconfig, so a benchmark never runs on a kernel without what it needs.
 #
-# usage: build-kernel.sh TREE OBJ ARCH FRAGMENT TARGET...
+# usage: build-kernel.sh TREE OBJ ARCH "FRAGMENT..." TARGET...
+#   FRAGMENT...  one or more fragments (one argument, blank-separated),
+#                merged in order: a later fragment's setting of an option
+#                wins, and is the one checked
 set -eu
 
-tree=$1 obj=$2 arch=$3 fragment=$4
+tree=$1 obj=$2 arch=$3 fragments=$4
 shift 4
 jobs=$(nproc)
 # The objects live in a direct subdirectory of the tree (OBJ is a symlink
@@ -24,7 +27,11 @@ fi
 grep -qx "/obj-*/" "$tree/.git/info/exclude" 2>/dev/null ||
 	echo "/obj-*/" >> "$tree/.git/info/exclude"
 obj=$real
-fragment=$(cd "$(dirname "$fragment")" && pwd)/$(basename "$fragment")
+abs=""
+for f in $fragments; do
+	abs="$abs $(cd "$(dirname "$f")" && pwd)/$(basename "$f")"
+done
+fragments=${abs# }
 # CROSS_COMPILE: the flavour's toolchain prefix (bench/flavours.conf).
 cross=${CROSS_COMPILE:-}
 cc="${cross}gcc" hostcc="gcc"
@@ -38,17 +45,28 @@ kmake() {
 		${cross:+CROSS_COMPILE="$cross"} "$@"
 }
 
-# Regenerate the configuration only when the fragment or the base changed.
+# Regenerate the configuration only when a fragment or the base changed.
 stamp="$obj/.bench-config-input"
-want=$( (echo "$base"; cat "$fragment") | sha1sum | cut -c1-40)
+# shellcheck disable=SC2086 # the fragments are a list
+want=$( (echo "$base"; cat $fragments) | sha1sum | cut -c1-40)
+names=""
+for f in $fragments; do names="$names${names:+ + }$(basename "$f")"; done
 if [ ! -f "$obj/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-	echo "[kernel] configuring $arch: $base + $(basename "$fragment")"
+	echo "[kernel] configuring $arch: $base + $names"
 	kmake "$base" >/dev/null
-	"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$fragment" >/dev/null
+	# shellcheck disable=SC2086
+	"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" $fragments >/dev/null
 	kmake olddefconfig >/dev/null
 	echo "$want" > "$stamp"
 fi
 
+# The settings the fragments ask for, the last one of each option.
+# shellcheck disable=SC2086
+wanted=$(awk '
+	/^CONFIG_[A-Za-z0-9_]*=/ { o = $0; sub(/=.*/, "", o) }
+	/^# CONFIG_[A-Za-z0-9_]* is not set$/ { o = $2 }
+	o != "" { if (!(o in v)) order[n++] = o; v[o] = $0; o = "" }
+	END { for (i = 0; i < n; i++) print v[order[i]] }' $fragments)
 missing=0
 while IFS= read -r line; do
 	case "$line" in
@@ -57,8 +75,10 @@ while IFS= read -r line; do
 		opt=${line#"# "}; opt=${opt%% *}
 		grep -q "^$opt=" "$obj/.config" && { echo "[kernel] config forced on: $opt" >&2; missing=1; } ;;
 	esac
-done < "$fragment"
-[ "$missing" = 0 ] || { echo "[kernel] fragment $fragment not satisfied" >&2; exit 1; }
+done <<EOT
+$wanted
+EOT
+[ "$missing" = 0 ] || { echo "[kernel] fragments $names not satisfied" >&2; exit 1; }
 
 echo "[kernel] building $arch in $obj ($jobs jobs; a clean build takes 6-9 min)"
 start=$(date +%s)

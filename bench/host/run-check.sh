@@ -4,7 +4,8 @@
 # line; the last line is "N passed, N failed".
 #
 # usage: run-check.sh TOP BUILD
-# env:   CHECK_ACCELS (accelerators for the in-guest tests, default "tcg uml")
+# env:   CHECK_ACCELS (accelerators for the in-guest tests, default "tcg uml"),
+#        CHECK_DEBUG (0: skip the debug kernel stage)
 set -eu
 
 top=$1 build=$2
@@ -46,12 +47,14 @@ summary() {
 	[ "$f" = 0 ]
 }
 
-stage "1/5 host tests: shell scripts, filters, result formatting"
+stage "1/6 host tests: shell scripts, filters, result formatting"
 # shellcheck disable=SC2046
 t "host: shellcheck on every shell script" shellcheck -x \
 	$(find bench filters results plots kernel-patches .ci -type f \( -name '*.sh' -o -name run \) 2>/dev/null)
 make -s tools > "$out" 2>&1 || { cat "$out"; fail "host: build tools"; summary; }
 "$top/bench/guest/tests.sh" | collect
+# knobfuzz's model of the module's parsers, against the documented errors
+"$build/tools/knobfuzz" -T | collect
 "$top/results/tests.sh" "$build/tools" | collect
 "$top/results/tests-cover.sh" "$build/tools" | collect
 "$top/results/tests-paired.sh" "$build/tools" | collect
@@ -60,7 +63,7 @@ make -s -C filters check 2>&1 | collect
 make -s -C filters/seccomp check 2>&1 | collect
 make -s -C filters/diff check 2>&1 | collect
 
-stage "2/5 build: tree, kernel, module, initramfs (a clean kernel build takes 6-9 min)"
+stage "2/6 build: tree, kernel, module, initramfs (a clean kernel build takes 6-9 min)"
 rc=$build/check.rc
 { make -s initramfs 2>&1; echo $? > "$rc"; } | tee "$out"
 if [ "$(cat "$rc")" != 0 ]; then
@@ -99,7 +102,7 @@ t "build: checkpatch --strict bench/module" \
 make -s initramfs > /dev/null 2>&1
 
 accels=${CHECK_ACCELS:-tcg uml}
-stage "3/5 in-guest tests under: $accels"
+stage "3/6 in-guest tests under: $accels"
 for a in $accels; do
 	rm -rf "$build/check-$a"
 	if TIMEOUT=900 "$here/run-guest.sh" "$a" check "$build/check-$a" "$(kernel_of "$a")" "$(initrd_of "$a")"; then
@@ -122,7 +125,15 @@ done
 # (tests-badinput.sh guest: about 40 s under tcg).
 "$here/tests-badinput.sh" "$top" "$build/tools" guest "$build" tcg | collect
 
-stage "4/5 icount: the bench plan twice, instruction counts must agree"
+# The debug kernel (flavour debug: KASAN, UBSAN, lockdep, kmemleak): built,
+# its .config checked, booted with the short campaign (make fuzz: the long
+# one).  CHECK_DEBUG=0 skips it.
+if [ "${CHECK_DEBUG:-1}" != 0 ]; then
+	stage "4/6 debug kernel: build, boot, short fuzz campaign (bench/host/debug-campaign.sh)"
+	"$here/debug-campaign.sh" "$top" "$build" check | collect
+fi
+
+stage "5/6 icount: the bench plan twice, instruction counts must agree"
 for i in 1 2; do
 	d=$build/check-icount-$i
 	rm -rf "$d"
@@ -184,5 +195,5 @@ t "icount: engine new takes 744 and 1224 insns per call, as on the kernel withou
 t "icount: jit counts new's program, oldjit old's" \
 	test "$(vm_of jit fprog1) $(vm_of oldjit fprog1) $(vm_of jit fprog2) $(vm_of oldjit fprog2)" = "58 14 98 29"
 
-stage "5/5 summary"
+stage "6/6 summary"
 summary

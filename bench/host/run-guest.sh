@@ -23,6 +23,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/accels.sh"
 # shellcheck source=bench/host/benchargs.sh
 . "$here/benchargs.sh"
+# A debug kernel (KASAN, lockdep, kmemleak, ...) is many times slower and
+# differently slow per engine: its figures would mean nothing.
+if [ "$(accel_attr "$accel" debug || echo 0)" = 1 ]; then
+	case "$plan" in
+	bench | paired)
+		echo "run-guest.sh: $accel boots a debug kernel (accels.conf: debug 1): it runs correctness plans only, never the timing plan '$plan'" >&2
+		exit 2 ;;
+	esac
+fi
+extra=$(accel_attr "$accel" cmdline || true)
 timeout=${TIMEOUT:-900}
 size=${GUEST_DISK_SIZE:-256M}
 
@@ -67,7 +77,7 @@ start=$(date +%s)
 {
 	timeout --foreground -k 5 "$timeout" "$here/boot-guest.sh" "$accel" \
 		"$kernel" "$initrd" "$disk" \
-		"panic=-1 quiet bench.plan=$plan bench.accel=$accel bench.flavour=$(accel_flavour "$accel") $*" 2>&1
+		"panic=-1 quiet ${extra:+$extra }bench.plan=$plan bench.accel=$accel bench.flavour=$(accel_flavour "$accel") $*" 2>&1
 	echo $? > "$rcfile"
 } | tee "$log" | grep --line-buffered '^\[guest\]' || true
 rc=$(cat "$rcfile" 2> /dev/null || echo unknown)
