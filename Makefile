@@ -31,9 +31,10 @@ $(foreach f,$(FLAVOURS),$(eval KTARGETS_$(f) := $(call flavour,$(f),targets)))
 $(foreach f,$(FLAVOURS),$(eval KCROSS_$(f) := $(filter-out -,$(call flavour,$(f),cross))))
 # Archives appended to a flavour's initramfs (perf where the record says so).
 $(foreach f,$(FLAVOURS),$(eval EXTRA_$(f) := $(if $(filter 1,$(call flavour,$(f),perf)),$(BUILD)/perf.cpio.gz)))
-# `make kernel`, `module`, `initramfs` (and so bench and check) build the
-# flavours whose record does not say "default 0" (the 32-bit ones are
-# opt-in: make initramfs-i386).  A flavour with its own guest_cc gets its
+# `make kernel`, `module`, `initramfs` (and so check) build the flavours
+# whose record does not say "default 0" or "default check" (x86_64, um,
+# i386, arm); make bench builds those its accelerators boot (ACCEL,
+# ARCHES: bench/host/bench-flavours.sh).  A flavour with its own guest_cc gets its
 # static guest tools in build/tools-<flavour>/ and the busybox of Debian's
 # busybox-static:<debarch> (bench/host/foreign-busybox.sh).
 DEFAULT_FLAVOURS := $(foreach f,$(FLAVOURS),$(if $(filter 0 check,$(call flavour,$(f),default)),,$(f)))
@@ -49,7 +50,9 @@ $(foreach f,$(FLAVOURS),$(eval XDEPS_$(f) := $(if $(KCROSS_$(f))$(GUESTCC_$(f)),
 RUN   ?= $(TOP)/results/latest
 COVER ?= $(TOP)/kernel-patches/0000-cover-letter.patch
 
-export ACCEL BENCH_ARGS REPEAT
+# ARCHES: the architectures make bench covers with ACCEL=auto (default
+# all: x86_64 i386 arm32), e.g. make bench ARCHES=x86_64.
+export ACCEL ARCHES BENCH_ARGS REPEAT
 # ccache: paths under the clone are hashed relative to it, so a second
 # clone (CI's) hits the cache the first one filled.
 export CCACHE_BASEDIR := $(TOP)
@@ -173,11 +176,12 @@ $(addprefix initramfs-,$(FLAVOURS)): initramfs-%: module-% tools filters testbpf
 $(BUILD)/perf.cpio.gz: bench/host/mkperfcpio.sh | kernel-x86_64
 	@$(TOP)/bench/host/mkperfcpio.sh $@ $(BUILD)/obj-x86_64
 
-# Bad ACCEL, REPEAT or BENCH_ARGS (bench/args.conf) are refused first, before
-# anything is built; then the estimate, the build, the boots.
+# Bad ACCEL, ARCHES, REPEAT or BENCH_ARGS (bench/args.conf) are refused
+# first, before anything is built; then the estimate, the build of the
+# flavours the run boots (bench/host/bench-flavours.sh), the boots.
 bench: bench-input
 	@$(TOP)/bench/host/estimate.sh $(BUILD)
-	@$(MAKE) --no-print-directory initramfs
+	@$(MAKE) --no-print-directory $$(for f in $$($(TOP)/bench/host/bench-flavours.sh); do echo initramfs-$$f; done)
 	@$(TOP)/bench/host/run-bench.sh $(TOP) $(BUILD)
 
 bench-input:

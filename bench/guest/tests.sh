@@ -112,7 +112,7 @@ hostdir=$here/../host
 acc() { sh -c "here='$hostdir'; . '$hostdir/accels.sh'; $1"; }
 # shellcheck disable=SC2016
 expect "accels: the accelerators in order of trust, the flavours" \
-	test "$(acc 'echo "$ACCELS / $FLAVOURS / $DEFAULT_FLAVOURS"')" = "kvm uml icount tcg kvm-i386 icount-i386 tcg-i386 icount-arm tcg-arm debug debug-kvm / x86_64 um i386 arm debug / x86_64 um"
+	test "$(acc 'echo "$ACCELS / $FLAVOURS / $DEFAULT_FLAVOURS"')" = "kvm uml icount tcg kvm-i386 icount-i386 tcg-i386 icount-arm tcg-arm debug debug-kvm / x86_64 um i386 arm debug / x86_64 um i386 arm"
 expect "accels: the debug accelerator boots flavour debug with slub_debug, 2 GiB, never timed" \
 	test "$(acc 'accel_flavour debug; accel_attr debug debug; accel_attr debug cmdline; accel_attr debug mem' | tr "\n" " ")" = "debug 1 slub_debug=FZPU kasan_multi_shot 2048 "
 # shellcheck disable=SC2016
@@ -130,11 +130,31 @@ expect "accels: an unknown accelerator fails" sh -c "! sh -c \"here='$hostdir'; 
 expect "accels: plan defaults, pinning only where pin=1" \
 	test "$(acc 'accel_plan_args icount; PIN_CPU=1 accel_pin kvm; accel_pin tcg')" = "bench.skbs=1,10000 bench.seccomp_calls=20000 bench.seccomp_runs=3 bench.samples=5 bench.sample_us=5000 bench.rounds=7 bench.paired_placements=1
 1"
-expect "accels: auto picks icount alone when no probe boots (tcg is opt-in)" \
-	test "$(acc 'no() { return 1; }; accel_auto no 2>/dev/null')" = "icount"
+expect "accels: auto picks the icount accelerators alone when no probe boots (tcg is opt-in)" \
+	test "$(acc 'no() { return 1; }; accel_auto no 2>/dev/null')" = "icount icount-i386 icount-arm"
 # shellcheck disable=SC2016
 expect "accels: auto picks uml when its probe boots" \
-	test "$(acc 'only_uml() { [ "$1" = uml ]; }; accel_auto only_uml 2>/dev/null')" = "uml icount"
+	test "$(acc 'only_uml() { [ "$1" = uml ]; }; accel_auto only_uml 2>/dev/null')" = "uml icount icount-i386 icount-arm"
+
+# shellcheck disable=SC2016
+expect "accels: ARCHES narrows auto to its architectures (um counts as x86_64)" \
+	test "$(acc 'only_uml() { [ "$1" = uml ]; }; ARCHES=x86_64 accel_auto only_uml 2>/dev/null; ARCHES="arm32 i386" accel_auto only_uml 2>/dev/null')" = "uml icount
+icount-i386 icount-arm"
+expect "accels: the architectures of the 2014 tables, from the default flavours" \
+	test "$(acc 'echo "$ALL_ARCHES"; flavour_arch um; flavour_arch arm')" = "x86_64 i386 arm32
+x86_64
+arm32"
+expect "accels: a bad ARCHES is refused with the known ones" \
+	test "$(acc 'ARCHES="x86_64 sparc" arches_check; ARCHES=" " arches_check && ARCHES=arm32 arches_check && echo ok')" = "unknown architecture 'sparc' in ARCHES (known: x86_64 i386 arm32)
+ok"
+expect "bench-flavours: auto builds every architecture's flavours, ARCHES narrows, ACCEL names its own" \
+	test "$(ACCEL=auto ARCHES= "$hostdir/bench-flavours.sh"; ACCEL=auto ARCHES=x86_64 "$hostdir/bench-flavours.sh"; ACCEL="tcg-arm icount" ARCHES=i386 "$hostdir/bench-flavours.sh")" = "x86_64 um i386 arm
+x86_64 um
+arm x86_64"
+
+expect "accels: make check boots one check accelerator per flavour it builds" \
+	test "$(acc 'accel_check_list; echo; for a in $(accel_check_list); do accel_flavour "$a"; done | sort | tr "\n" " "')" = "uml tcg tcg-i386 tcg-arm
+arm i386 um x86_64 "
 
 # The JIT image listings: the flavour's objdump (flavours.conf disasm).
 mkdir -p "$tmp/img"

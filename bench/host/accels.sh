@@ -47,6 +47,57 @@ DEFAULT_FLAVOURS=$(for f in $FLAVOURS; do
 	case $(flavour_attr "$f" default || echo 1) in 0 | check) ;; *) echo "$f" ;; esac
 done | tr '\n' ' ' | sed 's/ $//')
 
+# The architecture of the 2014 table a flavour is compared with
+# (flavours.conf ref2014_arch, default the flavour's name).
+flavour_arch() { flavour_attr "$1" ref2014_arch || echo "$1"; }
+# ALL_ARCHES: the architectures of the default flavours, in file order
+# (x86_64 i386 arm32).  ARCHES (default all of them) narrows what make
+# bench builds and what ACCEL=auto picks.
+# shellcheck disable=SC2034
+ALL_ARCHES=$(for f in $DEFAULT_FLAVOURS; do flavour_arch "$f"; done |
+	awk '!seen[$0]++' | tr '\n' ' ' | sed 's/ $//')
+
+# arches_check: why ARCHES is bad (on stdout, exit 1), or nothing (unset
+# or empty: all of them).
+arches_check() {
+	for x in ${ARCHES:-}; do
+		case " $ALL_ARCHES " in
+		*" $x "*) ;;
+		*) echo "unknown architecture '$x' in ARCHES (known: $ALL_ARCHES)"; return 1 ;;
+		esac
+	done
+}
+
+# accel_in_arches ACCEL: its flavour's architecture is one of ARCHES.
+accel_in_arches() {
+	case " ${ARCHES:-$ALL_ARCHES} " in
+	*" $(flavour_arch "$(accel_flavour "$1")") "*) return 0 ;;
+	esac
+	return 1
+}
+
+# bench_flavours: the kernel flavours make bench builds: those of the
+# accelerators named in ACCEL, or with ACCEL=auto those of every
+# accelerator auto may pick on ARCHES.
+bench_flavours() {
+	if [ "${ACCEL:-auto}" = auto ]; then
+		for a in $ACCELS; do
+			[ -n "$(accel_attr "$a" auto || true)" ] && accel_in_arches "$a" &&
+				accel_flavour "$a"
+		done
+	else
+		for a in $ACCEL; do accel_flavour "$a"; done
+	fi | awk '!seen[$0]++' | tr '\n' ' ' | sed 's/ $//'
+}
+
+# accel_check_list: the accelerators make check boots with the check plan
+# (records with check 1), one line.
+accel_check_list() {
+	for a in $ACCELS; do
+		[ "$(accel_attr "$a" check || true)" = 1 ] && printf '%s ' "$a"
+	done | sed 's/ $//'
+}
+
 accel_flavour() { accel_attr "$1" flavour; }
 accel_unit() { accel_attr "$1" unit; }
 accel_kind() { accel_attr "$1" kind; }
@@ -120,10 +171,12 @@ accel_boot() {
 
 # accel_auto PROBE: the accelerators ACCEL=auto picks, by each record's
 # auto rule: probe (its needs path writable, then `PROBE ACCEL` succeeds),
-# always, or unless:OTHER (when OTHER was not picked).  Why on stderr.
+# always, or unless:OTHER (when OTHER was not picked); only those whose
+# flavour is of one of ARCHES.  Why on stderr.
 accel_auto() {
 	picked=""
 	for a in $ACCELS; do
+		accel_in_arches "$a" || continue
 		rule=$(accel_attr "$a" auto || echo never)
 		case "$rule" in
 		probe)

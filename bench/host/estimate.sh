@@ -5,7 +5,7 @@
 # one boot of the bench plan with its defaults).  A flavour already built
 # costs (almost) nothing; REPEAT multiplies the guest phase.
 #
-# usage: estimate.sh BUILD     env: ACCEL, REPEAT (as make bench)
+# usage: estimate.sh BUILD     env: ACCEL, ARCHES, REPEAT (as make bench)
 set -eu
 
 build=$1
@@ -17,6 +17,7 @@ accel=${ACCEL:-auto}
 if [ "$accel" = auto ]; then
 	list=
 	for a in $ACCELS; do
+		accel_in_arches "$a" || continue
 		case "$(accel_attr "$a" auto || true)" in
 		probe) list="$list $a?" ;;
 		always) list="$list $a" ;;

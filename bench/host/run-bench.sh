@@ -5,10 +5,12 @@
 # usage: run-bench.sh TOP BUILD [--check]
 #        --check: only refuse bad ACCEL, REPEAT or BENCH_ARGS (make bench
 #        runs it before building anything)
-# env:   ACCEL=auto | a list of bench/accels.conf's, e.g. "uml icount" (default
-#        auto: each accelerator's auto rule there; today kvm and uml when a
-#        probe boot succeeds within PROBE_TIMEOUT seconds, plus icount, plus
-#        tcg when kvm is unusable)
+# env:   ARCHES  the architectures ACCEL=auto covers (default all: x86_64
+#                i386 arm32; bench/flavours.conf ref2014_arch)
+#        ACCEL=auto | a list of bench/accels.conf's, e.g. "uml icount" (default
+#        auto: each accelerator's auto rule there, on ARCHES; today kvm, uml
+#        and kvm-i386 when a probe boot succeeds within PROBE_TIMEOUT seconds,
+#        plus icount, icount-i386 and icount-arm)
 #        BENCH_ARGS="bench.samples=21 bench.sample_us=20000 ..." (to the plan;
 #        the options and their ranges: bench/args.conf)
 #        RESULTS_DIR  where the run directories go (default TOP/results)
@@ -42,6 +44,7 @@ if [ "$accel" != auto ]; then
 			die "unknown accelerator '$a' in ACCEL (known: auto $ACCELS)"
 	done
 fi
+why=$(arches_check) || die "$why"
 set -f
 # shellcheck disable=SC2086 # BENCH_ARGS is a list of words
 why=$(bench_args_check ${BENCH_ARGS:-}) || die "BENCH_ARGS: $why"
@@ -106,6 +109,7 @@ done
 	echo "debian_version=$(dpkg-query -W -f '${Version}' linux-source-6.1)"
 	echo "series_hash=$(sed -n 's/^applied_hash=//p' "$build/linux/.git/bench-series")"
 	echo "accels=$accel"
+	echo "arches=${ARCHES:-$ALL_ARCHES}"
 	echo "repeat=${REPEAT:-1}"
 	echo "bench_args=${BENCH_ARGS:-}"
 } > "$dir/run.txt"

@@ -4,7 +4,8 @@
 # line; the last line is "N passed, N failed".
 #
 # usage: run-check.sh TOP BUILD
-# env:   CHECK_ACCELS (accelerators for the in-guest tests, default "tcg uml"),
+# env:   CHECK_ACCELS (accelerators for the in-guest tests, default those
+#        whose bench/accels.conf record says check 1: one per flavour),
 #        CHECK_DEBUG (0: skip the debug kernel stage)
 set -eu
 
@@ -76,7 +77,7 @@ pass "build: kernel, module and initramfs"
 make -s -C filters/testbpf check 2>&1 | collect
 for f in $DEFAULT_FLAVOURS; do
 	t "build: bench module for $f is W=1 warning-free" \
-		sh -c "make -s -C '$build/obj-$f' ARCH=$f M='$build/module-$f' W=1 clean modules 2>&1 | tee /dev/stderr | (! grep -q 'warning:')"
+		sh -c "make -s -C '$build/obj-$f' ARCH=$(flavour_attr "$f" arch) $(flavour_attr "$f" cross | sed 's/^-$//; s/./CROSS_COMPILE=&/') M='$build/module-$f' W=1 clean modules 2>&1 | tee /dev/stderr | (! grep -q 'warning:')"
 done
 # checkpatch --strict on every patch; kernel-patches/checkpatch-exceptions
 # lists the only reports accepted (upstream code a patch moves), and a
@@ -101,7 +102,7 @@ t "build: checkpatch --strict bench/module" \
 	sh -c "perl '$build/linux/scripts/checkpatch.pl' --strict -q --no-tree -f '$top'/bench/module/*.c 2>/dev/null | (! grep -E '^(ERROR|WARNING|CHECK)')"
 make -s initramfs > /dev/null 2>&1
 
-accels=${CHECK_ACCELS:-tcg uml}
+accels=${CHECK_ACCELS:-$(accel_check_list)}
 stage "3/6 in-guest tests under: $accels"
 for a in $accels; do
 	rm -rf "$build/check-$a"

@@ -105,6 +105,8 @@ barg "the runner's own key" "bench.plan=check" "bench.plan is set by the runner"
 refused "ACCEL=bogus: unknown accelerator" \
 	"^\[bench\] unknown accelerator 'bogus' in ACCEL \(known: auto kvm uml icount tcg" bench "ACCEL=tcg bogus"
 refused "REPEAT=0: refused" "^\[bench\] REPEAT=0: must be a positive number" bench REPEAT=0 ACCEL=tcg
+refused "ARCHES=sparc: unknown architecture" \
+	"^\[bench\] unknown architecture 'sparc' in ARCHES \(known: x86_64 i386 arm32\)" bench "ARCHES=x86_64 sparc"
 expect "refusals create no results directory" test ! -e "$res"
 expect "valid BENCH_ARGS and ACCEL pass the check (--check)" \
 	bench "BENCH_ARGS=bench.samples=5 bench.skbs=1,10000 bench.engines=old,new bench.perf=0" \
