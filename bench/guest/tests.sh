@@ -140,6 +140,7 @@ expect "accels: auto picks uml when its probe boots" \
 expect "accels: ARCHES narrows auto to its architectures (um counts as x86_64)" \
 	test "$(acc 'only_uml() { [ "$1" = uml ]; }; ARCHES=x86_64 accel_auto only_uml 2>/dev/null; ARCHES="arm32 i386" accel_auto only_uml 2>/dev/null')" = "uml icount
 icount-i386 icount-arm"
+# shellcheck disable=SC2016
 expect "accels: the architectures of the 2014 tables, from the default flavours" \
 	test "$(acc 'echo "$ALL_ARCHES"; flavour_arch um; flavour_arch arm')" = "x86_64 i386 arm32
 x86_64
@@ -148,10 +149,11 @@ expect "accels: a bad ARCHES is refused with the known ones" \
 	test "$(acc 'ARCHES="x86_64 sparc" arches_check; ARCHES=" " arches_check && ARCHES=arm32 arches_check && echo ok')" = "unknown architecture 'sparc' in ARCHES (known: x86_64 i386 arm32)
 ok"
 expect "bench-flavours: auto builds every architecture's flavours, ARCHES narrows, ACCEL names its own" \
-	test "$(ACCEL=auto ARCHES= "$hostdir/bench-flavours.sh"; ACCEL=auto ARCHES=x86_64 "$hostdir/bench-flavours.sh"; ACCEL="tcg-arm icount" ARCHES=i386 "$hostdir/bench-flavours.sh")" = "x86_64 um i386 arm
+	test "$(ACCEL=auto ARCHES='' "$hostdir/bench-flavours.sh"; ACCEL=auto ARCHES=x86_64 "$hostdir/bench-flavours.sh"; ACCEL="tcg-arm icount" ARCHES=i386 "$hostdir/bench-flavours.sh")" = "x86_64 um i386 arm
 x86_64 um
 arm x86_64"
 
+# shellcheck disable=SC2016
 expect "accels: make check boots one check accelerator per flavour it builds" \
 	test "$(acc 'accel_check_list; echo; for a in $(accel_check_list); do accel_flavour "$a"; done | sort | tr "\n" " "')" = "uml tcg tcg-i386 tcg-arm
 arm i386 um x86_64 "

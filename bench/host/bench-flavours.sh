@@ -8,4 +8,5 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=bench/host/accels.sh
 . "$here/accels.sh"
-echo "$(bench_flavours)"
+bench_flavours
+echo
