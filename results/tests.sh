@@ -198,6 +198,19 @@ expect "registry: no 2014 table of an architecture the run did not measure" \
 	sh -c "! grep -q '^--arm32-- 2014' '$tmp/i386.txt' && ! grep -q '^--i386-- 2014' '$fxp/table.txt'"
 expect "registry: the oldjit row of an i386 table says why it is empty" \
 	grep -q '^old BPF jit  *n/a (3.14 had no i386 JIT)' "$tmp/i386.txt"
+# Seccomp's 2014 seconds per architecture (engines.conf seccomp2014.ARCH):
+# i386 has the large filter's only ("-" for the short one), arm32 both,
+# its large filter the same for old and new (claimed: no difference).
+expect "registry: i386 seccomp table: 2014 large 5.4 s / 3.8 s, the short figure not given prints -" \
+	sh -c "grep -q '^2014 old  *-  *5.4 s$' '$tmp/i386.txt' && grep -q '^2014 new  *-  *3.8 s$' '$tmp/i386.txt'"
+expect "registry: i386 seccomp claims: short without a 2014 ratio, large 5.4/3.8" \
+	sh -c "grep -q '^  seccomp short filter \"slightly better\"  *2014: -  *ours: 0.998 ' '$tmp/i386.txt' && grep -q '^  seccomp large filter \"much faster\"  *2014: 1.42x  *ours: 1.308  *holds ' '$tmp/i386.txt'"
+sed '/^fixture-paired,icount,/s/,x86_64,/,arm,/' "$fxp/results.csv" > "$tmp/arm.csv"
+"$tools/mktable" "$tmp/arm.csv" > "$tmp/arm.txt"
+expect "registry: arm32 seccomp table: 2014 short 4.0 s / 3.7 s, large 13.5 s both" \
+	sh -c "grep -q '^2014 old  *4.0 s  *13.5 s$' '$tmp/arm.txt' && grep -q '^2014 new  *3.7 s  *13.5 s$' '$tmp/arm.txt'"
+expect "registry: arm32 seccomp claims: short 1.08x; large \"no difference\", which an exact count of 1.308 does not hold" \
+	sh -c "grep -q '^  seccomp short filter \"slightly better\"  *2014: 1.08x ' '$tmp/arm.txt' && grep -q '^  seccomp large filter \"no difference\"  *2014: 1.00x  *ours: 1.308  *does not hold (new faster) ' '$tmp/arm.txt' && ! grep -q 'large filter \"no difference\"' '$tmp/i386.txt'"
 
 cp "$run/results.csv" "$tmp/same.csv"
 sed 's/,31.250,31.250,31.250,/,31.500,31.500,31.500,/' "$run/results.csv" > "$tmp/off.csv"

@@ -1,18 +1,22 @@
 # shellcheck shell=sh
 # Seccomp in the guest (sourced by the plans after lib.sh).  The engine a
 # filter runs on is chosen when it is attached: new = eBPF interpreter
-# (bpf_jit_enable=0), jit = x86-64 JIT (bpf_jit_enable=1), old = the revived
-# classic interpreter when the kernel has the seccomp_engine knob.
+# (bpf_jit_enable=0), jit = the kernel's eBPF JIT (bpf_jit_enable=1), old = the
+# revived classic interpreter when the kernel has the seccomp_engine knob.
+# The filters are the guest arch's (bench/host/mkinitramfs.sh packs
+# filters/seccomp/short<-arch>.bpf as short.bpf, ...): no arch here.
 # The constants are used by the plans that source this file.
 # shellcheck disable=SC2034
 SECCOMP=/bench/filters/seccomp
 SECCOMP_KNOB=/proc/sys/kernel/seccomp_classic_interp
-# The timed call: syscall(199, 100), allowed only after an argument test,
+# The timed call: syscall(199, 100) (199: fremovexattr on x86_64, getuid32
+# on i386 and arm EABI), allowed only after an argument test,
 # so 6.1's seccomp action cache cannot skip the filter (filters/seccomp/README.md).
 SECCOMP_NR=199
 SECCOMP_ARG=100
 SECCOMP_DENY_ARG=0
-# x86-64 module mapping space, where 6.1 allocates BPF JIT images.
+# x86-64 module mapping space, where 6.1 allocates BPF JIT images (perf
+# folding only, module_area).
 MODULE_AREA_START=0xffffffffa0000000
 MODULE_AREA_END=0xffffffffff000000
 
@@ -66,8 +70,12 @@ seccomp_perf() {
 		/bench/seccomp-bench "$2" "$SECCOMP_NR" "$SECCOMP_ARG" "$3"
 }
 
+# module_area: the JIT image range perf folds, on x86-64 only; elsewhere
+# none (no folding: the addresses stay as perf prints them).
 module_area() {
-	echo "$MODULE_AREA_START $MODULE_AREA_END"
+	case $(uname -m) in
+	x86_64) echo "$MODULE_AREA_START $MODULE_AREA_END" ;;
+	esac
 }
 
 # seccomp_cell ENGINE FILTER CALLS RUNS: time RUNS runs of CALLS calls and

@@ -158,6 +158,27 @@ expect "accels: make check boots one check accelerator per flavour it builds" \
 	test "$(acc 'accel_check_list; echo; for a in $(accel_check_list); do accel_flavour "$a"; done | sort | tr "\n" " "')" = "uml tcg tcg-i386 tcg-arm
 arm i386 um x86_64 "
 
+# Seccomp on every flavour: its filters' arch (flavours.conf seccomp_arch),
+# packed under the generic names the plans use; the 32-bit accelerators
+# run seccomp cells (no bench.seccomp_calls=0).
+# shellcheck disable=SC2016
+expect "seccomp: each flavour's seccomp_arch" \
+	test "$(acc 'for f in $FLAVOURS; do printf "%s=%s " $f $(flavour_attr $f seccomp_arch); done')" = "x86_64=x86_64 um=x86_64 i386=i386 arm=arm debug=x86_64 "
+for a in x86_64 i386 arm; do
+	sfx=-$a
+	[ "$a" = x86_64 ] && sfx=
+	expect "seccomp: mkinitramfs.sh packs the $a filters and verdicts as short.bpf, large.bpf, verdicts.txt" \
+		test "$("$hostdir/mkinitramfs.sh" --seccomp-files "$a" | sed "s|$(cd "$here/../.." && pwd)/||" | tr '\n' '|')" = "file /bench/filters/seccomp/short.bpf filters/seccomp/short$sfx.bpf 0644 0 0|file /bench/filters/seccomp/large.bpf filters/seccomp/large$sfx.bpf 0644 0 0|file /bench/filters/seccomp/verdicts.txt filters/seccomp/verdicts$sfx.txt 0644 0 0|"
+done
+expect "seccomp: mkinitramfs.sh refuses an unknown seccomp arch" \
+	sh -c "! SECCOMP_ARCH=sparc '$hostdir/mkinitramfs.sh' '$tmp/x.cpio.gz' '$tmp' '$tmp' 2>&1 | grep -q 'unknown seccomp arch' && exit 1; test ! -e '$tmp/x.cpio.gz'"
+# shellcheck disable=SC2016
+expect "seccomp: the 32-bit accelerators run seccomp cells, icount's 3 x 20000 calls" \
+	test "$(acc 'for a in kvm-i386 icount-i386 tcg-i386 icount-arm tcg-arm; do accel_plan_args $a | grep -o "bench.seccomp_[a-z]*=[0-9]*" | tr "\n" " "; echo "/"; done' | tr -d '\n')" = "/bench.seccomp_calls=20000 bench.seccomp_runs=3 //bench.seccomp_calls=20000 bench.seccomp_runs=3 //"
+sc() { PATH=$tmp/bin:$PATH sh -c ". '$here/lib.sh'; . '$here/seccomp.sh'; uname() { echo $1; }; module_area"; }
+expect "seccomp: perf folds the x86-64 module area on x86_64 only (i686, armv7l: no range)" \
+	test "$(sc x86_64)/$(sc i686)/$(sc armv7l)" = "0xffffffffa0000000 0xffffffffff000000//"
+
 # The JIT image listings: the flavour's objdump (flavours.conf disasm).
 mkdir -p "$tmp/img"
 printf '55 48 89 e5 c9 c3\n' > "$tmp/img/image-jit-fprog1.hex"

@@ -6,12 +6,40 @@
 # without root.
 #
 # usage: mkinitramfs.sh OUT.cpio.gz KOBJ TOOLS_DIR MODULE.ko [MODULE.ko...]
+#        mkinitramfs.sh --seccomp-files [ARCH]   only print the gen_init_cpio
+#                       lines of ARCH's seccomp filters (tests)
 # env:   EXTRA_CPIO  archives appended as they are (e.g. perf)
+#        SECCOMP_ARCH the arch of the seccomp filters to pack (the flavour's
+#                    seccomp_arch, bench/flavours.conf; default x86_64): its
+#                    filters/seccomp/short<-arch>.bpf, large<-arch>.bpf and
+#                    verdicts<-arch>.txt go in as short.bpf, large.bpf and
+#                    verdicts.txt, so the guest plans need no arch of their own
 set -eu
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+
+# seccomp_files ARCH: the gen_init_cpio lines of ARCH's seccomp filters.
+seccomp_files() {
+	case $1 in
+	x86_64) sfx= ;;
+	i386 | arm) sfx=-$1 ;;
+	*) echo "mkinitramfs.sh: unknown seccomp arch '$1' (x86_64, i386, arm)" >&2; return 1 ;;
+	esac
+	for f in short.bpf large.bpf verdicts.txt; do
+		src=$top/filters/seccomp/${f%.*}$sfx.${f##*.}
+		[ -f "$src" ] || { echo "mkinitramfs.sh: missing $src" >&2; return 1; }
+		echo "file /bench/filters/seccomp/$f $src 0644 0 0"
+	done
+}
+if [ "${1:-}" = --seccomp-files ]; then
+	seccomp_files "${2:-x86_64}"
+	exit
+fi
+seccomp_arch=${SECCOMP_ARCH:-x86_64}
+seccomp_files "$seccomp_arch" > /dev/null
 
 out=$1 kobj=$2 tools=$3
 shift 3
-top=$(cd "$(dirname "$0")/../.." && pwd)
 gen=$kobj/usr/gen_init_cpio
 # BUSYBOX: a static busybox for the guest's architecture (default: the host's).
 busybox=${BUSYBOX:-$(command -v busybox)}
@@ -53,9 +81,7 @@ trap 'rm -f "$list"' EXIT
 	for f in "$top"/filters/packets/*.hex; do
 		echo "file /bench/filters/packets/$(basename "$f") $f 0644 0 0"
 	done
-	for f in "$top"/filters/seccomp/*.bpf "$top"/filters/seccomp/verdicts.txt; do
-		echo "file /bench/filters/seccomp/$(basename "$f") $f 0644 0 0"
-	done
+	seccomp_files "$seccomp_arch"
 	for f in "$top"/filters/diff/programs.dd "$top"/filters/diff/packets.txt \
 		"$top"/filters/diff/cases.txt; do
 		echo "file /bench/filters/diff/$(basename "$f") $f 0644 0 0"

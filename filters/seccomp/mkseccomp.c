@@ -9,31 +9,51 @@
  *                         for every filter
  *   mkseccomp --list      print the filter names
  *
+ * The filters are for the architecture this program is built for (its
+ * libseccomp's native arch) and only for it: a call of any other arch is
+ * KILL_PROCESS (SCMP_FLTATR_ACT_BADARCH).  The 2014 benchmark ran on
+ * x86_64, i386 and arm32, so mkseccomp is built three times (Makefile):
+ *
+ *   native arch        AUDIT_ARCH   names                    built with
+ *   x86_64             X86_64       short, large             gcc
+ *   x86 (i386)         I386         short-i386, large-i386   i686-linux-gnu-gcc -static
+ *   arm (EABI)         ARM          short-arm, large-arm     arm-linux-gnueabihf-gcc -static
+ *
+ * each linked against Debian's libseccomp of that arch and run natively or
+ * under qemu-user.  A rule's raw syscall number is a number of the native
+ * arch and reaches the filter untranslated (libseccomp translates numbers
+ * by name only for a non-native arch of a filter), which is how
+ * 05-sim-long_jumps' raw numbers mean the same on every arch.
+ *
  * The filters (see README.md for the paths the benchmarked call takes):
  *
  *   short  default ALLOW, 2 rules:
- *            getppid (110)                -> TRAP
- *            fremovexattr (199), a0 == 0  -> ERRNO(EPERM)
+ *            getppid (by name)              -> TRAP
+ *            199, a0 == 0                   -> ERRNO(EPERM)
  *          syscall(199, 100) is allowed, but only after the filter has
- *          loaded and compared a0.
+ *          loaded and compared a0.  199 is fremovexattr on x86_64,
+ *          getuid32 on i386 and arm EABI.
  *
  *   large  default KILL_PROCESS; the rules of libseccomp's
- *          tests/05-sim-long_jumps.c (202 rules) plus the two syscalls the
- *          benchmark process itself needs after installing the filter:
- *            write (1)                                     -> ALLOW
+ *          tests/05-sim-long_jumps.c (202 rules), by number as there:
+ *            1                                             -> ALLOW
  *            1000, a0 == i && a1 != 0 && a2 < SSIZE_MAX    -> ALLOW (i = 0..99)
  *            nr (100..199), a0 != 0                        -> ALLOW
- *            stat (4)                                      -> ALLOW
- *            clock_gettime (228), exit_group (231)         -> ALLOW (harness)
- *          fremovexattr (199) is given the lowest priority so its test is
- *          the last syscall test of the program: syscall(199, 100) walks
- *          past every other syscall's test before a0 is compared.
+ *            4                                             -> ALLOW
+ *          plus, by name, the syscalls the benchmark process itself makes
+ *          after installing the filter (a static glibc): write,
+ *          clock_gettime and clock_gettime64 (vDSO fallbacks; the one an
+ *          arch lacks is left out), exit_group -> ALLOW.  A harness
+ *          syscall that is 1 or 4 already has its rule (write is 1 on
+ *          x86_64, 4 on i386 and arm).
+ *          199 is given the lowest priority so its test is the last
+ *          syscall test of the program: syscall(199, 100) walks past every
+ *          other syscall's test before a0 is compared.
  *
- * Both filters are for x86_64 only and kill a foreign arch or x32 call
- * (SCMP_FLTATR_ACT_BADARCH = KILL_PROCESS).  Syscalls are given by number
- * (as in the libseccomp test) so the output does not depend on libseccomp's
- * syscall tables.  libseccomp may query the running kernel for supported
- * actions while building; nothing is loaded into it.
+ * libseccomp's API level is pinned (seccomp_api_set) instead of probed
+ * from the running kernel, so the output is the same on any build host and
+ * under qemu-user (which has no seccomp(2)).  Nothing is loaded into any
+ * kernel.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -45,17 +65,40 @@
 
 #include <seccomp.h>
 
-#define NR_write		1
-#define NR_stat			4
-#define NR_getppid		110
-#define NR_fremovexattr		199
-#define NR_clock_gettime	228
-#define NR_exit_group		231
+/* tests/05-sim-long_jumps.c's raw numbers (native arch) */
+#define NR_05_FIRST		1
+#define NR_05_LAST		4
 #define NR_FAKE			1000	/* not a syscall: ENOSYS if allowed */
+#define NR_CHAIN_LO		100	/* 100 .. 199: a0 != 0 */
+#define NR_CHAIN_HI		199
+/* the benchmarked call: syscall(199, 100) */
+#define NR_BENCH		199
+
+/*
+ * The libseccomp API level the filters are built at: 6, what 2.5.4 reports
+ * on a 6.1 or later kernel (all its actions and flags available).  Level 3
+ * would do for KILL_PROCESS; the exported programs are the same.
+ */
+#define API_LEVEL		6
 
 /* priorities: everything at 1, the benchmarked syscall at 0 (= last) */
 #define PRIO_OTHER	1
 #define PRIO_BENCH	0
+
+/* The architectures, by libseccomp's native arch. */
+static const struct target {
+	uint32_t arch;		/* SCMP_ARCH_* = AUDIT_ARCH_* */
+	const char *suffix;	/* of the filter names */
+} targets[] = {
+	{ SCMP_ARCH_X86_64, "" },
+	{ SCMP_ARCH_X86, "-i386" },
+	{ SCMP_ARCH_ARM, "-arm" },
+};
+
+/* What seccomp-bench calls once its filter is on (bench, --verdict, ...). */
+static const char *const harness[] = {
+	"write", "clock_gettime", "clock_gettime64", "exit_group",
+};
 
 static void fail(const char *what, int rc)
 {
@@ -65,17 +108,32 @@ static void fail(const char *what, int rc)
 
 #define TRY(call) do { int rc_ = (call); if (rc_) fail(#call, rc_); } while (0)
 
+static const struct target *target(void)
+{
+	uint32_t native = seccomp_arch_native();
+	size_t i;
+
+	for (i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
+		if (targets[i].arch == native)
+			return &targets[i];
+	fprintf(stderr, "mkseccomp: libseccomp's native arch 0x%08x is none of x86_64, "
+		"x86, arm: build mkseccomp for one of them (see the Makefile)\n", native);
+	exit(1);
+}
+
+static int nr_of(const char *name)
+{
+	return seccomp_syscall_resolve_name(name);	/* native arch */
+}
+
 static scmp_filter_ctx new_ctx(uint32_t def_action)
 {
-	scmp_filter_ctx ctx = seccomp_init(def_action);
+	scmp_filter_ctx ctx;
 
+	TRY(seccomp_api_set(API_LEVEL));
+	ctx = seccomp_init(def_action);	/* the native arch only */
 	if (!ctx)
 		fail("seccomp_init", EINVAL);
-	/* x86_64 only, whatever machine builds the filters */
-	if (seccomp_arch_native() != SCMP_ARCH_X86_64) {
-		TRY(seccomp_arch_add(ctx, SCMP_ARCH_X86_64));
-		TRY(seccomp_arch_remove(ctx, SCMP_ARCH_NATIVE));
-	}
 	TRY(seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS));
 	/* level 1: linear list ordered by priority (as libseccomp in 2014) */
 	TRY(seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 1));
@@ -85,22 +143,36 @@ static scmp_filter_ctx new_ctx(uint32_t def_action)
 static scmp_filter_ctx build_short(void)
 {
 	scmp_filter_ctx ctx = new_ctx(SCMP_ACT_ALLOW);
+	int getppid = nr_of("getppid");
 
-	TRY(seccomp_rule_add_exact(ctx, SCMP_ACT_TRAP, NR_getppid, 0));
-	TRY(seccomp_rule_add_exact(ctx, SCMP_ACT_ERRNO(EPERM), NR_fremovexattr, 1,
+	if (getppid < 0)
+		fail("no getppid in libseccomp's table", EINVAL);
+	TRY(seccomp_rule_add_exact(ctx, SCMP_ACT_TRAP, getppid, 0));
+	TRY(seccomp_rule_add_exact(ctx, SCMP_ACT_ERRNO(EPERM), NR_BENCH, 1,
 				   SCMP_A0(SCMP_CMP_EQ, 0)));
-	TRY(seccomp_syscall_priority(ctx, NR_getppid, PRIO_OTHER));
-	TRY(seccomp_syscall_priority(ctx, NR_fremovexattr, PRIO_BENCH));
+	TRY(seccomp_syscall_priority(ctx, getppid, PRIO_OTHER));
+	TRY(seccomp_syscall_priority(ctx, NR_BENCH, PRIO_BENCH));
 	return ctx;
+}
+
+/* The harness syscalls that need a rule of their own: < 0 = none. */
+static int harness_nr(size_t i)
+{
+	int nr = nr_of(harness[i]);
+
+	if (nr < 0 || nr == NR_05_FIRST || nr == NR_05_LAST)
+		return -1;	/* not on this arch, or a 05 rule allows it */
+	return nr;
 }
 
 static scmp_filter_ctx build_large(void)
 {
 	scmp_filter_ctx ctx = new_ctx(SCMP_ACT_KILL_PROCESS);
+	size_t h;
 	int i;
 
 	/* tests/05-sim-long_jumps.c */
-	TRY(seccomp_rule_add_exact(ctx, SCMP_ACT_ALLOW, NR_write, 0));
+	TRY(seccomp_rule_add_exact(ctx, SCMP_ACT_ALLOW, NR_05_FIRST, 0));
 	/* one syscall, many argument chains */
 	for (i = 0; i < 100; i++)
 		TRY(seccomp_rule_add_exact(ctx, SCMP_ACT_ALLOW, NR_FAKE, 3,
@@ -108,23 +180,25 @@ static scmp_filter_ctx build_large(void)
 					   SCMP_A1(SCMP_CMP_NE, 0),
 					   SCMP_A2(SCMP_CMP_LT, SSIZE_MAX)));
 	/* many syscalls, one argument chain each */
-	for (i = 100; i < 200; i++)
+	for (i = NR_CHAIN_LO; i <= NR_CHAIN_HI; i++)
 		TRY(seccomp_rule_add_exact(ctx, SCMP_ACT_ALLOW, i, 1,
 					   SCMP_A0(SCMP_CMP_NE, 0)));
-	TRY(seccomp_rule_add_exact(ctx, SCMP_ACT_ALLOW, NR_stat, 0));
+	TRY(seccomp_rule_add_exact(ctx, SCMP_ACT_ALLOW, NR_05_LAST, 0));
 
-	/* what seccomp-bench does after seccomp(): vDSO fallback and exit */
-	TRY(seccomp_rule_add_exact(ctx, SCMP_ACT_ALLOW, NR_clock_gettime, 0));
-	TRY(seccomp_rule_add_exact(ctx, SCMP_ACT_ALLOW, NR_exit_group, 0));
+	/* what seccomp-bench does after seccomp(): vDSO fallbacks and exit */
+	for (h = 0; h < sizeof(harness) / sizeof(harness[0]); h++)
+		if (harness_nr(h) >= 0)
+			TRY(seccomp_rule_add_exact(ctx, SCMP_ACT_ALLOW, harness_nr(h), 0));
 
-	TRY(seccomp_syscall_priority(ctx, NR_write, PRIO_OTHER));
-	TRY(seccomp_syscall_priority(ctx, NR_stat, PRIO_OTHER));
-	TRY(seccomp_syscall_priority(ctx, NR_clock_gettime, PRIO_OTHER));
-	TRY(seccomp_syscall_priority(ctx, NR_exit_group, PRIO_OTHER));
+	TRY(seccomp_syscall_priority(ctx, NR_05_FIRST, PRIO_OTHER));
+	TRY(seccomp_syscall_priority(ctx, NR_05_LAST, PRIO_OTHER));
+	for (h = 0; h < sizeof(harness) / sizeof(harness[0]); h++)
+		if (harness_nr(h) >= 0)
+			TRY(seccomp_syscall_priority(ctx, harness_nr(h), PRIO_OTHER));
 	TRY(seccomp_syscall_priority(ctx, NR_FAKE, PRIO_OTHER));
-	for (i = 100; i < 200; i++)
+	for (i = NR_CHAIN_LO; i <= NR_CHAIN_HI; i++)
 		TRY(seccomp_syscall_priority(ctx, i,
-				i == NR_fremovexattr ? PRIO_BENCH : PRIO_OTHER));
+				i == NR_BENCH ? PRIO_BENCH : PRIO_OTHER));
 	return ctx;
 }
 
@@ -136,6 +210,14 @@ static const struct {
 	{ "large", build_large },
 };
 
+/* NAME + the target's suffix: short, short-i386, ... */
+static const char *full_name(const char *name)
+{
+	static char buf[64];
+
+	snprintf(buf, sizeof(buf), "%s%s", name, target()->suffix);
+	return buf;
+}
 static int open_out(const char *dir, const char *name, const char *ext)
 {
 	char path[4096];
@@ -191,7 +273,7 @@ int main(int argc, char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "--list")) {
 		for (i = 0; i < sizeof(filters) / sizeof(filters[0]); i++)
-			printf("%s\n", filters[i].name);
+			printf("%s\n", full_name(filters[i].name));
 		return 0;
 	}
 	if (argc != 2 || argv[1][0] == '-') {
@@ -200,18 +282,19 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < sizeof(filters) / sizeof(filters[0]); i++) {
 		scmp_filter_ctx ctx = filters[i].build();
+		const char *name = full_name(filters[i].name);
 		int fd;
 
-		fd = open_out(argv[1], filters[i].name, "bpf");
+		fd = open_out(argv[1], name, "bpf");
 		TRY(seccomp_export_bpf(ctx, fd));
 		if (close(fd))
 			fail("close .bpf", errno);
-		fd = open_out(argv[1], filters[i].name, "pfc");
+		fd = open_out(argv[1], name, "pfc");
 		TRY(seccomp_export_pfc(ctx, fd));
 		if (close(fd))
 			fail("close .pfc", errno);
 		seccomp_release(ctx);
-		write_dd(argv[1], filters[i].name);
+		write_dd(argv[1], name);
 	}
 	return 0;
 }

@@ -15,15 +15,20 @@
  *        and print "ok insns=<program length>"
  *   sceval --dd FILE.bpf
  *        print the program as `tcpdump -dd` text: { 0x.., jt, jf, 0x........ },
- *   sceval --cache FILE.bpf [NR_LIMIT]
+ *   sceval --cache [--arch NAME] FILE.bpf [NR_LIMIT]
  *        emulate the 6.1 action cache (seccomp_is_const_allow): print, one
- *        per line, every syscall nr < NR_LIMIT (default 451, x86_64 NR_syscalls
- *        in 6.1) whose verdict the kernel would cache as "always ALLOW" for
- *        the native arch, so the filter would never run for it.
+ *        per line, every syscall nr < NR_LIMIT (default: the arch's
+ *        NR_syscalls in 6.1) whose verdict a kernel of that native arch
+ *        would cache as "always ALLOW", so the filter would never run for it.
+ *   sceval --arches
+ *        print the known archs: "NAME AUDIT_ARCH NR_syscalls BITS" lines
  *
- * Numbers accept C syntax (0x.., 0..). A defaults to AUDIT_ARCH_X86_64;
- * instruction_pointer is 0.  Exit 0 on success, 1 on a bad program, 2 on
- * usage errors.
+ * The seccomp_data.arch A is an arch NAME -- x86_64 (the default), i386
+ * or arm (EABI, little endian) -- or a number (AUDIT_ARCH_* value).  On a
+ * 32-bit arch the arguments are 32-bit registers: an ARG above 0xffffffff
+ * is refused, as no call of that arch can pass one.  Numbers accept C
+ * syntax (0x.., 0..); instruction_pointer is 0.  Exit 0 on success, 1 on a
+ * bad program, 2 on usage errors.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -61,6 +66,49 @@ static uint64_t num(const char *s)
 	if (errno || !*s || *end || *s == '-')
 		die(2, "bad number: %s", s);
 	return v;
+}
+
+/*
+ * The archs of the benchmark's filters and what 6.1 makes of them: the
+ * AUDIT_ARCH_* a call of that arch carries in seccomp_data.arch, and
+ * NR_syscalls, the bound of the action cache's bitmap
+ * (seccomp_cache_prepare_bitmap(): SECCOMP_ARCH_NATIVE_NR of
+ * arch/<arch>/include/asm/seccomp.h).  x86_64 and i386: __NR_syscalls of
+ * syscall_64.tbl / syscall_32.tbl (last entry 450).  arm: 452, the last
+ * entry 450 + 1 rounded up to a multiple of 4 by arch/arm/tools/syscallnr.sh
+ * (the syscall table's padding).  No x32 (nr | 0x40000000) on any of them:
+ * the x86_64 filters kill x32 calls, the 32-bit ones have no such bit.
+ */
+static const struct arch {
+	const char *name;
+	uint32_t audit_arch;
+	unsigned int nr_syscalls;
+	unsigned int bits;
+} arches[] = {
+	{ "x86_64", AUDIT_ARCH_X86_64, 451, 64 },
+	{ "i386", AUDIT_ARCH_I386, 451, 32 },
+	{ "arm", AUDIT_ARCH_ARM, 452, 32 },
+};
+#define NARCHES (sizeof(arches) / sizeof(arches[0]))
+
+/* An arch by name, or by AUDIT_ARCH number (an unknown number: 64-bit,
+ * NR_syscalls of x86_64). */
+static struct arch parse_arch(const char *s)
+{
+	struct arch a = arches[0];
+	unsigned int i;
+
+	for (i = 0; i < NARCHES; i++)
+		if (!strcmp(s, arches[i].name))
+			return arches[i];
+	if (s[0] < '0' || s[0] > '9')
+		die(2, "unknown arch %s (x86_64, i386, arm or a number)", s);
+	a.name = s;
+	a.audit_arch = (uint32_t)num(s);
+	for (i = 0; i < NARCHES; i++)
+		if (arches[i].audit_arch == a.audit_arch)
+			return arches[i];
+	return a;
 }
 
 static void load(const char *path)
@@ -307,7 +355,8 @@ static void usage(void)
 		"usage: sceval [--trace] [--arch A] FILE.bpf NR [ARG0 .. ARG5]\n"
 		"       sceval --check FILE.bpf\n"
 		"       sceval --dd FILE.bpf\n"
-		"       sceval --cache FILE.bpf [NR_LIMIT]\n");
+		"       sceval --cache [--arch NAME] FILE.bpf [NR_LIMIT]\n"
+		"       sceval --arches\n");
 	exit(2);
 }
 
@@ -324,10 +373,16 @@ int main(int argc, char **argv)
 {
 	struct seccomp_data sd;
 	unsigned long executed = 0;
-	uint32_t arch = AUDIT_ARCH_X86_64;
+	struct arch arch = arches[0];
 	unsigned int i;
 	int argi = 1;
 
+	if (argc == 2 && !strcmp(argv[1], "--arches")) {
+		for (i = 0; i < NARCHES; i++)
+			printf("%s 0x%08x %u %u\n", arches[i].name, arches[i].audit_arch,
+			       arches[i].nr_syscalls, arches[i].bits);
+		return 0;
+	}
 	if (argc < 3)
 		usage();
 	if (!strcmp(argv[1], "--check") && argc == 3) {
@@ -343,13 +398,23 @@ int main(int argc, char **argv)
 			       prog[i].jt, prog[i].jf, prog[i].k);
 		return 0;
 	}
-	if (!strcmp(argv[1], "--cache") && (argc == 3 || argc == 4)) {
-		uint64_t limit = argc == 4 ? num(argv[3]) : 451;
+	if (!strcmp(argv[1], "--cache")) {
+		uint64_t limit;
 
-		load(argv[2]);
-		must_be_valid(argv[2]);
+		argi = 2;
+		if (argi < argc && !strcmp(argv[argi], "--arch")) {
+			if (argi + 1 >= argc)
+				usage();
+			arch = parse_arch(argv[argi + 1]);
+			argi += 2;
+		}
+		if (argc - argi != 1 && argc - argi != 2)
+			usage();
+		limit = argc - argi == 2 ? num(argv[argi + 1]) : arch.nr_syscalls;
+		load(argv[argi]);
+		must_be_valid(argv[argi]);
 		for (i = 0; i < limit; i++)
-			if (const_allow(i, AUDIT_ARCH_X86_64))
+			if (const_allow(i, arch.audit_arch))
 				printf("%u\n", i);
 		return 0;
 	}
@@ -360,7 +425,7 @@ int main(int argc, char **argv)
 	if (argi < argc && !strcmp(argv[argi], "--arch")) {
 		if (argc - argi < 4)
 			usage();
-		arch = (uint32_t)num(argv[argi + 1]);
+		arch = parse_arch(argv[argi + 1]);
 		argi += 2;
 	}
 	if (argc - argi < 2 || argc - argi > 8 || argv[argi][0] == '-')
@@ -369,9 +434,12 @@ int main(int argc, char **argv)
 	must_be_valid(argv[argi]);
 	memset(&sd, 0, sizeof(sd));
 	sd.nr = (int)num(argv[argi + 1]);
-	sd.arch = arch;
-	for (i = 0; (int)i < argc - argi - 2; i++)
+	sd.arch = arch.audit_arch;
+	for (i = 0; (int)i < argc - argi - 2; i++) {
 		sd.args[i] = num(argv[argi + 2 + i]);
+		if (arch.bits == 32 && sd.args[i] > UINT32_MAX)
+			die(2, "%s: a 32-bit arch's arguments are 32 bits", argv[argi + 2 + i]);
+	}
 	print_action(run(&sd, &executed));
 	printf(" insns=%lu\n", executed);
 	return 0;
