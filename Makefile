@@ -144,7 +144,7 @@ tools: deps-bench $(TOOLS)/knob $(TOOLS)/mkcsv $(TOOLS)/mktable $(TOOLS)/cmpruns
 # cross toolchain needed); make check (filters/seccomp check) all three archs.
 filters: deps-bench
 	@$(MAKE) -s -C filters
-	@$(MAKE) -s -C filters/seccomp ARCHES=x86_64
+	@$(MAKE) -s -C filters/seccomp SECCOMP_ARCHES=x86_64
 	@$(MAKE) -s -C filters/diff
 
 # lib/test_bpf.c's CLASSIC tests as vectors for the guest (build/testbpf/),

@@ -1,11 +1,11 @@
 #!/bin/sh
 # tests.sh - host tests of filters/seccomp (run by: make -C filters/seccomp check)
 #
-#   [ARCHES="x86_64 i386 arm"] [RUN_i386=qemu-i386] [RUN_arm=qemu-arm] \
+#   [SECCOMP_ARCHES="x86_64 i386 arm"] [RUN_i386=qemu-i386] [RUN_arm=qemu-arm] \
 #       sh tests.sh BUILDDIR SCRATCHDIR
 #
 # BUILDDIR holds mkseccomp (x86_64), mkseccomp-i386 and mkseccomp-arm (for
-# the archs of ARCHES), sceval and seccomp-bench (x86_64; -i386 and -arm
+# the archs of SECCOMP_ARCHES), sceval and seccomp-bench (x86_64; -i386 and -arm
 # builds are used when present).  RUN_<arch> runs that arch's static
 # builds (qemu-user; empty: directly).  Prints one line per test, "PASS: ..."
 # or "FAIL: ..." ("SKIP: ..." when a tool is missing), then "N passed,
@@ -22,7 +22,7 @@ T=$2
 SRC=$(cd "$(dirname "$0")" && pwd)
 EV=$B/sceval
 SB=$B/seccomp-bench
-ARCHES=${ARCHES:-x86_64 i386 arm}
+SECCOMP_ARCHES=${SECCOMP_ARCHES:-x86_64 i386 arm}
 RUN_i386=${RUN_i386-qemu-i386}
 RUN_arm=${RUN_arm-qemu-arm}
 export LC_ALL=C
@@ -201,7 +201,7 @@ eq "$("$EV" --arches | tr '\n' ' ')" \
 	"x86_64 0xc000003e 451 64 i386 0x40000003 451 32 arm 0x40000028 452 32 " \
 	"sceval --arches: AUDIT_ARCH, 6.1 NR_syscalls and argument width of x86_64, i386, arm"
 
-for ARCH in $ARCHES; do
+for ARCH in $SECCOMP_ARCHES; do
 	sfx=$(suffix "$ARCH")
 	VERDICTS=$(verdicts_of "$ARCH")
 	filters=$(mk "$ARCH" --list)
