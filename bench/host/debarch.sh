@@ -5,9 +5,10 @@
 #   debarch_enable ARCH TAG   enable Debian architecture ARCH (dpkg
 #                             --add-architecture, apt-get update); not as
 #                             root, print the commands to run and fail
-#   deb_files ARCH PKG...     "PKG FILE" per package: the file name apt-get
-#                             download gives its candidate version (epoch
-#                             as %3a); fails if one has none
+#   deb_files ARCH PKG...     "PKG FILE" for each PKG with a candidate of
+#                             ARCH: the file name apt-get download gives it
+#                             (epoch as %3a); arch-all, virtual and unknown
+#                             names print nothing
 #   deb_download DIR ARCH PKG...  apt-get download PKG:ARCH... into DIR
 
 debarch_enable() {
@@ -27,24 +28,27 @@ debarch_enable() {
 deb_files_once() {
 	da=$1
 	shift
-	for dp in "$@"; do echo "$dp:$da"; done | xargs apt-cache show --no-all-versions 2> /dev/null |
-		awk -v n=$# '
+	for dp in "$@"; do echo "$dp:$da"; done |
+		xargs apt-cache show --no-all-versions 2> /dev/null | awk '
 		function out() {
 			if (p == "") return
 			sub(/:/, "%3a", v)
 			print p, p "_" v "_" a ".deb"
-			got++; p = ""
+			p = ""
 		}
 		/^Package: / { out(); p = $2 } /^Version: / { v = $2 }
 		/^Architecture: / { a = $2 }
-		END { out(); exit got != n }'
+		END { out() }'
 }
 
 deb_files() {
-	deb_files_once "$@" && return 0
-	# The package lists may predate the architecture being enabled.
-	[ "$(id -u)" != 0 ] || apt-get update -q > /dev/null
-	deb_files_once "$@" || { da=$1; shift; echo "no Debian package of $da for one of:$(printf " %s" "$@")" >&2; return 1; }
+	df_out=$(deb_files_once "$@")
+	if [ -z "$df_out" ] && [ "$(id -u)" = 0 ]; then
+		# The package lists may predate the architecture being enabled.
+		apt-get update -q > /dev/null
+		df_out=$(deb_files_once "$@")
+	fi
+	[ -z "$df_out" ] || echo "$df_out"
 }
 
 deb_download() {

@@ -42,14 +42,16 @@ root=$tmp/root
 mkdir "$root"
 : > "$tmp/owners"	# PATH PACKAGE, every path a fetched package ships
 : > "$tmp/fetched"	# the packages extracted into $root
+: > "$tmp/deps"	# PACKAGE DEPENDENCY...
 : > "$tmp/expanded"	# the packages whose Depends were fetched
 : > "$tmp/packed"	# GUEST_PATH ROOT_PATH: the archive's files
 downloaded=0 version=""
 
 die() { echo "foreign-perf.sh: $*" >&2; exit 1; }
 
-# fetch PKG...: download (unless cached) and extract the packages not
-# extracted yet.
+# fetch PKG...: download (unless cached) and extract the packages of this
+# architecture not extracted yet (names without a candidate of this
+# architecture, arch-all and virtual ones, are left out).
 fetch() {
 	new=""
 	for p in "$@"; do
@@ -58,7 +60,7 @@ fetch() {
 	done
 	[ -n "$new" ] || return 0
 	# shellcheck disable=SC2086 # a word list
-	deb_files "$arch" $new > "$tmp/files" || die "no candidate version of$new for $arch"
+	deb_files "$arch" $new > "$tmp/files"
 	get=""
 	while read -r p f; do
 		[ -f "$cache/$f" ] || get="$get $p"
@@ -72,18 +74,20 @@ fetch() {
 		dpkg-deb -X "$cache/$f" "$root" |
 			sed -e 's|^\./|/|' -e 's|/$||' -e "s|\$| $p|" >> "$tmp/owners"
 		echo "$p" >> "$tmp/fetched"
+		# its Pre-Depends and Depends, alternatives included, :any left out
+		echo "$p $(dpkg-deb -f "$cache/$f" Pre-Depends Depends |
+			sed -n 's/^\(Pre-\)\{0,1\}Depends: //p' | tr ',|' '\n' |
+			sed -e 's/([^)]*)//' -e 's/\[[^]]*\]//' -e 's/<[^>]*>//' |
+			awk '$1 !~ /:/ { print $1 }' | tr '\n' ' ')" >> "$tmp/deps"
 		[ "$p" != linux-perf ] || version=$(dpkg-deb -f "$cache/$f" Version)
 	done < "$tmp/files"
 }
 
-# depends PKG...: the packages of this architecture the PKG:ARCH depend on
-# (alternatives included, virtual and :any ones left out), in one apt-cache
-# call (each reads the whole package cache: seconds).
+# depends PKG...: what the fetched PKG... depend on (their .debs' fields).
 depends() {
-	for p in "$@"; do echo "$p:$arch"; done |
-		xargs apt-cache depends --no-recommends --no-suggests --no-conflicts \
-		--no-breaks --no-replaces --no-enhances |
-		sed -n "s/^ *|\{0,1\}Depends: \([^<>: ]*\):$arch\$/\1/p"
+	for p in "$@"; do
+		awk -v p="$p" '$1 == p { $1 = ""; print }' "$tmp/deps"
+	done
 }
 
 # resolve PATH: the file PATH (in $root) is, following symlinks in $root.
@@ -116,6 +120,7 @@ needed() { readelf -d "$root$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'; }
 owner() { awk -v f="$1" '$1 == f { print $2; exit }' "$tmp/owners"; }
 
 fetch linux-perf
+[ -n "$version" ] || die "no Debian package linux-perf:$arch"
 # Debian 12's /usr/bin/perf is perf itself; a wrapper script (as linux-base
 # once shipped) would need what it execs packed instead.
 perf=$(resolve /usr/bin/perf) || die "linux-perf:$arch has no /usr/bin/perf"
@@ -176,7 +181,8 @@ while read -r dest src; do
 	echo "file $dest $root$src 0755 0 0"
 done < "$tmp/packed" | awk '!seen[$0]++' > "$list"
 mkdir -p "$(dirname "$out")"
-"$gen" "$list" | gzip -n -9 > "$out.tmp"
+# every entry dated like perf itself: the same .debs give the same archive
+"$gen" -t "$(stat -c %Y "$root$perf")" "$list" | gzip -n -9 > "$out.tmp"
 mv "$out.tmp" "$out"
 bytes=$(awk '{ print $2 }' "$tmp/packed" | sed "s|^|$root|" | xargs cat | wc -c)
 echo "[perf] $out: linux-perf:$arch $version, $(wc -l < "$tmp/packed") files ($bytes bytes unpacked) from $(wc -l < "$tmp/fetched") packages ($downloaded downloaded, the rest cached in $cache), $(wc -c < "$out") bytes"
