@@ -12,6 +12,8 @@
 #   deb_download DIR ARCH PKG...  apt-get download PKG:ARCH... into DIR
 
 debarch_enable() {
+	dpkg-architecture -a "$1" -qDEB_HOST_ARCH > /dev/null 2>&1 ||
+		{ echo "unknown Debian architecture '$1'" >&2; return 1; }
 	[ "$1" != "$(dpkg --print-architecture)" ] || return 0
 	! dpkg --print-foreign-architectures | grep -qx "$1" || return 0
 	if [ "$(id -u)" != 0 ]; then

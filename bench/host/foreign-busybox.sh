@@ -14,7 +14,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 debarch_enable "$arch" busybox
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-deb=$tmp/$(deb_files "$arch" busybox-static | cut -d' ' -f2)
+f=$(deb_files "$arch" busybox-static | cut -d" " -f2)
+[ -n "$f" ] || { echo "no Debian package busybox-static:$arch" >&2; exit 1; }
+deb=$tmp/$f
 deb_download "$tmp" "$arch" busybox-static
 dpkg-deb -x "$deb" "$tmp/root"
 mkdir -p "$(dirname "$out")"

@@ -31,10 +31,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 gen=$kobj/usr/gen_init_cpio
 [ -x "$gen" ] || { echo "missing $gen (build the kernel first)" >&2; exit 1; }
 cache=${PERF_DEBS:-$(dirname "$out")/debs/$arch}
-multi=$(dpkg-architecture -a "$arch" -qDEB_HOST_MULTIARCH 2> /dev/null) ||
-	{ echo "unknown Debian architecture '$arch'" >&2; exit 2; }
-libdirs="/lib/$multi /usr/lib/$multi /lib /usr/lib"
 debarch_enable "$arch" perf
+multi=$(dpkg-architecture -a "$arch" -qDEB_HOST_MULTIARCH 2> /dev/null)
+libdirs="/lib/$multi /usr/lib/$multi /lib /usr/lib"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
