@@ -96,7 +96,7 @@ resolve() {
 		t=$(readlink "$root$r")
 		case $t in
 		/*) r=$t ;;
-		*) r=$(dirname "$r")/$t ;;
+		*) r=$(realpath -m -s "$(dirname "$r")/$t") ;;
 		esac
 		hops=$((hops + 1))
 		[ "$hops" -lt 20 ] || return 1
