@@ -29,8 +29,6 @@ $(foreach f,$(FLAVOURS),$(eval KBASE_$(f) := $(call flavour,$(f),base)))
 $(foreach f,$(FLAVOURS),$(eval KFRAG_$(f) := $(addprefix $(TOP)/,$(call flavour,$(f),fragment))))
 $(foreach f,$(FLAVOURS),$(eval KTARGETS_$(f) := $(call flavour,$(f),targets)))
 $(foreach f,$(FLAVOURS),$(eval KCROSS_$(f) := $(filter-out -,$(call flavour,$(f),cross))))
-# Archives appended to a flavour's initramfs (perf where the record says so).
-$(foreach f,$(FLAVOURS),$(eval EXTRA_$(f) := $(if $(filter 1,$(call flavour,$(f),perf)),$(BUILD)/perf.cpio.gz)))
 # `make kernel`, `module`, `initramfs` (and so check) build the flavours
 # whose record does not say "default 0" or "default check" (x86_64, um,
 # i386, arm); make bench builds those its accelerators boot (ACCEL,
@@ -42,6 +40,10 @@ $(foreach f,$(FLAVOURS),$(eval GUESTCC_$(f) := $(filter-out cc,$(call flavour,$(
 $(foreach f,$(FLAVOURS),$(eval DEBARCH_$(f) := $(filter-out -,$(call flavour,$(f),debarch))))
 # The arch of the seccomp filters in its initramfs (default x86_64).
 $(foreach f,$(FLAVOURS),$(eval SECCOMPARCH_$(f) := $(or $(call flavour,$(f),seccomp_arch),x86_64)))
+# Archives appended to a flavour's initramfs: perf where the record says
+# "perf 1", the host's (bench/host/mkperfcpio.sh) or, for a flavour with a
+# debarch, Debian's linux-perf:<debarch> (bench/host/foreign-perf.sh).
+$(foreach f,$(FLAVOURS),$(eval EXTRA_$(f) := $(if $(filter 1,$(call flavour,$(f),perf)),$(if $(DEBARCH_$(f)),$(BUILD)/perf-$(f).cpio.gz,$(BUILD)/perf.cpio.gz))))
 GUESTTOOLS := knob seccomp-bench bpfdiff knobfuzz
 $(foreach f,$(FLAVOURS),$(eval GTOOLS_$(f) := $(if $(GUESTCC_$(f)),$(BUILD)/tools-$(f),$(TOOLS))))
 $(foreach f,$(FLAVOURS),$(eval BUSYBOX_$(f) := $(if $(DEBARCH_$(f)),$(BUILD)/busybox-$(f)/busybox)))
@@ -169,7 +171,7 @@ $(BUILD)/tools-%/bpfdiff: bench/guest/bpfdiff.c results/registry.c results/regis
 	@mkdir -p $(@D)
 	$(GUESTCC_$*) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< results/registry.c
 
-$(BUILD)/busybox-%/busybox: bench/host/foreign-busybox.sh
+$(BUILD)/busybox-%/busybox: bench/host/foreign-busybox.sh bench/host/debarch.sh
 	@$(TOP)/bench/host/foreign-busybox.sh $(DEBARCH_$*) $@
 
 $(addprefix initramfs-,$(FLAVOURS)): initramfs-%: module-% tools filters testbpf $$(EXTRA_$$*) $$(GDEPS_$$*)
@@ -180,6 +182,11 @@ $(addprefix initramfs-,$(FLAVOURS)): initramfs-%: module-% tools filters testbpf
 
 $(BUILD)/perf.cpio.gz: bench/host/mkperfcpio.sh | kernel-x86_64
 	@$(TOP)/bench/host/mkperfcpio.sh $@ $(BUILD)/obj-x86_64
+
+# Debian's linux-perf:<debarch> with its libraries and loader; the .debs
+# stay in $(BUILD)/debs/<debarch>/.
+$(BUILD)/perf-%.cpio.gz: bench/host/foreign-perf.sh bench/host/debarch.sh | kernel-%
+	@$(TOP)/bench/host/foreign-perf.sh $(DEBARCH_$*) $(BUILD)/obj-$* $@
 
 # Bad ACCEL, ARCHES, REPEAT or BENCH_ARGS (bench/args.conf) are refused
 # first, before anything is built; then the estimate, the build of the

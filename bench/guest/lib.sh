@@ -101,14 +101,18 @@ result_key() {
 # fold_jit_samples START END: a JIT image has no kallsyms entry, so perf
 # report lists each sampled address in it as a bare 0x... symbol.  Fold the
 # ones in [START, END) into one "[bpf jit image]" line, re-sorted by share.
-# Addresses are compared as strings: perf and the module both print 16
-# lower-case hex digits.  The header is kept, perf's closing tip dropped.
+# perf prints BITS_PER_LONG/4 hex digits (16 on x86_64, 8 on i386 and arm),
+# the module always 16: addresses are compared as numbers, by their digits
+# without leading zeros, shorter first, then as strings.  The header is
+# kept, perf's closing tip dropped.
 fold_jit_samples() {
 	awk -v lo="${1:-}" -v hi="${2:-}" '
-	BEGIN { n = 0 }
+	function digits(a) { a = tolower(a); sub(/^0x/, "", a); sub(/^0+/, "", a); return a "" }
+	function below(a, b) { return length(a) != length(b) ? length(a) < length(b) : a < b }
+	BEGIN { n = 0; l = digits(lo); h = digits(hi) }
 	/^#/ || /^$/ { if (!n) print; next }
-	$2 == "[k]" && lo != "" && length($3) == 18 &&
-	    ($3 "") >= (lo "") && ($3 "") < (hi "") {
+	$2 == "[k]" && lo != "" && $3 ~ /^0x[0-9a-f]+$/ &&
+	    !below(digits($3), l) && below(digits($3), h) {
 		jit += $1; folded++; next
 	}
 	{ pct[n] = $1 + 0; line[n++] = $0 }

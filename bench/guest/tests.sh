@@ -44,6 +44,20 @@ expect "fold: the header is kept, perf's tip dropped" \
 PATH=$tmp/bin:$PATH sh -c ". '$here/lib.sh'; fold_jit_samples '' ''" < "$tmp/report" > "$tmp/plain"
 expect "fold: without a range (no JIT) every line stays" \
 	test "$(grep -c '%' "$tmp/plain")" = 7
+# A 32-bit guest's perf (i386, arm) prints 8 hex digits, the module 16.
+cat > "$tmp/report32" <<'X'
+# Samples: 1K of event 'cpu-clock'
+#
+    40.00%  [k] 0xbf0a1010
+    30.00%  [k] ___bpf_prog_run
+    20.00%  [k] 0xbf0a10ff
+     6.00%  [k] 0xbf0a0fff
+     4.00%  [k] 0xbf0a1100
+X
+PATH=$tmp/bin:$PATH sh -c ". '$here/lib.sh'; fold_jit_samples 0x00000000bf0a1000 0x00000000bf0a1100" \
+	< "$tmp/report32" > "$tmp/folded32"
+expect "fold: 32-bit perf's 8-digit addresses in the module's 16-digit range" \
+	sh -c "sed -n 3p '$tmp/folded32' | grep -q '^ *60.00%  \[k\] \[bpf jit image: 2 addresses in 0x00000000bf0a1000-0x00000000bf0a1100\]$' && grep -q '0xbf0a0fff$' '$tmp/folded32' && grep -q '0xbf0a1100$' '$tmp/folded32' && test \$(wc -l < '$tmp/folded32') = 6"
 
 # perf_profile: a report without a named kernel symbol is recorded again.
 # A stand-in perf: "record" runs the command, "report" prints unresolved

@@ -6,14 +6,15 @@
 #   cross: the opt-in 32-bit flavours (i386, arm): cross compilers with
 #   their libc for the static guest tools, qemu-system-arm (qemu-system-i386
 #   is in qemu-system-x86).  Never gcc-multilib: it conflicts with the
-#   cross compilers.  Each flavour's busybox comes from Debian's
-#   busybox-static:<arch> (bench/host/foreign-busybox.sh).
+#   cross compilers.  Each flavour's busybox and perf come from Debian's
+#   busybox-static:<arch> and linux-perf:<arch> (bench/host/foreign-*.sh).
 #   check: also what `make -C filters/seccomp check` needs to regenerate the
 #   i386 and arm seccomp filters: the same cross compilers, Debian's
 #   libseccomp-dev of i386 and armhf (multiarch: those architectures are
 #   enabled first, as foreign-busybox.sh does; the packages co-install with
 #   the amd64 libseccomp-dev and remove nothing) and qemu-user to run the
-#   static i386/arm mkseccomp.  Those three come without recommends: qemu-user
+#   static i386/arm mkseccomp and the 32-bit guests' perf on the host
+#   (bench/host/tests-foreign-perf.sh).  Those three come without recommends: qemu-user
 #   recommends qemu-user-binfmt, which would register binfmt handlers in the
 #   host kernel.
 set -eu

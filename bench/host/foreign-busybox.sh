@@ -8,25 +8,16 @@
 set -eu
 
 arch=$1 out=$2
-if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
-	if [ "$(id -u)" != 0 ]; then
-		echo "Debian architecture $arch is not enabled. As root, run:" >&2
-		echo "  dpkg --add-architecture $arch && apt-get update" >&2
-		exit 1
-	fi
-	echo "[busybox] enabling Debian architecture $arch"
-	dpkg --add-architecture "$arch"
-	apt-get update -q > /dev/null
-fi
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/host/debarch.sh
+. "$here/debarch.sh"
+debarch_enable "$arch" busybox
 tmp=$(mktemp -d)
-chmod 0755 "$tmp"	# apt-get download runs as _apt
 trap 'rm -rf "$tmp"' EXIT
-if ! (cd "$tmp" && apt-get download -q "busybox-static:$arch" > /dev/null); then
-	# The package lists may predate the architecture being enabled.
-	[ "$(id -u)" = 0 ] && apt-get update -q > /dev/null
-	(cd "$tmp" && apt-get download -q "busybox-static:$arch" > /dev/null)
-fi
-deb=$(ls "$tmp"/busybox-static_*_"$arch".deb)
+f=$(deb_files "$arch" busybox-static | cut -d" " -f2)
+[ -n "$f" ] || { echo "no Debian package busybox-static:$arch" >&2; exit 1; }
+deb=$tmp/$f
+deb_download "$tmp" "$arch" busybox-static
 dpkg-deb -x "$deb" "$tmp/root"
 mkdir -p "$(dirname "$out")"
 cp "$tmp/root/bin/busybox" "$out.tmp"

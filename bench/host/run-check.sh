@@ -75,6 +75,11 @@ fi
 pass "build: kernel, module and initramfs"
 # lib/test_bpf.c's CLASSIC tests as cut from the tree (needs the tree).
 make -s -C filters/testbpf check 2>&1 | collect
+# The 32-bit guests' perf (Debian's linux-perf:i386 and :armhf with their
+# libraries, foreign-perf.sh) packed and run under qemu-user, no guest
+# booted; needs a kernel's usr/gen_init_cpio.  About 3 min on 2 busy
+# cores, the .debs cached in build/debs/.
+"$here/tests-foreign-perf.sh" "$top" "$build" "$build/obj-x86_64" | collect
 for f in $DEFAULT_FLAVOURS; do
 	t "build: bench module for $f is W=1 warning-free" \
 		sh -c "make -s -C '$build/obj-$f' ARCH=$(flavour_attr "$f" arch) $(flavour_attr "$f" cross | sed 's/^-$//; s/./CROSS_COMPILE=&/') M='$build/module-$f' W=1 clean modules 2>&1 | tee /dev/stderr | (! grep -q 'warning:')"
