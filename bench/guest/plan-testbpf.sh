@@ -95,7 +95,7 @@ set_knob skb_meta " "
 
 # Compare: every engine's value with test_bpf's, or a documented exception.
 printf "%s\n" "$profiles" > "$work/profiles"
-summary=$(awk -v exc="$TB/exceptions.txt" -v vec="$work/tests" '
+summary=$(awk -v exc="$TB/exceptions.txt" -v vec="$work/tests" -v flavour="${BENCH_FLAVOUR:-unknown}" '
 	BEGIN {
 		while ((getline l < exc) > 0) {
 			if (l ~ /^#/ || l ~ /^[ \t]*$/)
@@ -103,7 +103,14 @@ summary=$(awk -v exc="$TB/exceptions.txt" -v vec="$work/tests" '
 			split(l, f, " ")
 			# TEST SUB WHO VALUE REASON...
 			k = f[1] " " f[2]
-			nx++; xkey[nx] = k; xwho[nx] = f[3]; xval[nx] = f[4]
+			# WHO@FLAVOUR: on that kernel flavour only
+			w = f[3]
+			if (w ~ /@/) {
+				if (substr(w, index(w, "@") + 1) != flavour)
+					continue
+				w = substr(w, 1, index(w, "@") - 1)
+			}
+			nx++; xkey[nx] = k; xwho[nx] = w; xval[nx] = f[4]
 			xline[nx] = l
 		}
 		while ((getline l < vec) > 0)

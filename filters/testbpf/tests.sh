@@ -74,7 +74,7 @@ st=0; awk -v vec="$V" '
 		}
 	}
 	/^#/ || /^[ \t]*$/ { next }
-	!(($1 " " $2) in have) || $3 !~ /^(checker=(3\.14|6\.1)|semantics=(3\.14|6\.1|2014)|engine=[a-z0-9]+)$/ ||
+	!(($1 " " $2) in have) || $3 !~ /^(checker=(3\.14|6\.1)|semantics=(3\.14|6\.1|2014)|engine=[a-z0-9]+)(@[a-z0-9_-]+)?$/ ||
 	    $4 !~ /^-?[0-9]+$/ || NF < 6 { print "bad exception: " $0 > "/dev/stderr"; bad = 1 }
 	END { exit bad }' "$SRC/exceptions.txt" || st=1
 ok "$st" "exceptions.txt names vectors there are, with WHO, value and reason"
