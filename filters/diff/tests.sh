@@ -152,4 +152,18 @@ st=0
 [ "$(rp "old=0 new=54 new2014=0" 0 "$lost")" = UNEXPLAINED ] || st=1
 ok "$st" "bpfdiff replay: a jump on ldh cpu loses the path; old 0 vs new is a documented row only where one can be hit"
 
+# A shift by X = 33: 6 << (33 & 31) = 12 on the interpreters; the arm32
+# JIT counts the low byte and shifts everything out (0): row #17, on the
+# flavour whose registry record says so (engines.conf xshift.arm) only.
+xs="{0x0,0,0,6},{0x1,0,0,33},{0x6c,0,0,0},{0x16,0,0,0}"
+rpf() { BENCH_FLAVOUR=$1 rp "$2" 0 "$3"; }
+st=0
+[ "$(rpf arm "old=12 new=12 jit=0" "$xs")" = "documented #17" ] || st=1
+[ "$(rpf i386 "old=12 new=12 jit=0" "$xs")" = UNEXPLAINED ] || st=1
+[ "$(rpf arm "old=12 new=12 jit=12" "$xs")" = agree ] || st=1
+[ "$(rpf arm "old=12 new=12 jit=5" "$xs")" = UNEXPLAINED ] || st=1
+[ "$(rpf arm "old=12 new=0 jit=0" "$xs")" = UNEXPLAINED ] || st=1
+[ "$(rpf arm "old=12 new=12 jit=12" "{0x0,0,0,6},{0x1,0,0,257},{0x6c,0,0,0},{0x16,0,0,0}")" = agree ] || st=1
+ok "$st" "bpfdiff replay: lsh x by 33 gives 0 on the arm JIT only (row #17), 257 shifts by 1 everywhere"
+
 test_summary
