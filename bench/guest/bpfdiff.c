@@ -933,7 +933,8 @@ static int classify(const struct prog *p, const struct packet *pk,
 		s.proto = 0x0004;	/* ETH_P_802_2 */
 	mo = model(p, &s, OLD, &fo);
 	mn = model(p, &s, NEW, &fn);
-	f = fo | fn;
+	/* #17 counts only where an engine showed it (fq, below) */
+	f = (fo | fn) & ~D17_XSHIFT;
 	ro = reference_engine(OLD);
 	rn = reference_engine(NEW);
 	vo = ro >= 0 ? kv[ro] : mo;
