@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # make check: host tests, build, in-guest tests, and the icount
 # reproducibility checks.  Every test prints one "PASS: ..." or "FAIL: ..."
 # line; the last line is "N passed, N failed".
@@ -6,7 +6,8 @@
 # usage: run-check.sh TOP BUILD
 # env:   CHECK_ACCELS (accelerators for the in-guest tests, default those
 #        whose bench/accels.conf record says check 1: one per flavour),
-#        CHECK_DEBUG (0: skip the debug kernel stage)
+#        CHECK_DEBUG (0: skip the debug kernel), CHECK_JOBS (guests and
+#        other single-threaded tests run at a time, default nproc)
 set -eu
 
 top=$1 build=$2
@@ -48,7 +49,7 @@ summary() {
 	[ "$f" = 0 ]
 }
 
-stage "1/6 host tests: shell scripts, filters, result formatting"
+stage "1/5 host tests: shell scripts, filters, result formatting"
 # shellcheck disable=SC2046
 t "host: shellcheck on every shell script" shellcheck -x \
 	$(find bench filters results plots kernel-patches .ci -type f \( -name '*.sh' -o -name run \) 2>/dev/null)
@@ -64,7 +65,7 @@ make -s -C filters check 2>&1 | collect
 make -s -C filters/seccomp check 2>&1 | collect
 make -s -C filters/diff check 2>&1 | collect
 
-stage "2/6 build: tree, kernels of every flavour, modules, initramfs (with an empty ccache 5-12 min a kernel; bench/flavours.conf build_s)"
+stage "2/5 build: tree, kernels of every flavour, modules, initramfs (with an empty ccache 5-12 min a kernel; bench/flavours.conf build_s)"
 rc=$build/check.rc
 { make -s initramfs 2>&1; echo $? > "$rc"; } | tee "$out"
 if [ "$(cat "$rc")" != 0 ]; then
@@ -75,11 +76,6 @@ fi
 pass "build: kernel, module and initramfs"
 # lib/test_bpf.c's CLASSIC tests as cut from the tree (needs the tree).
 make -s -C filters/testbpf check 2>&1 | collect
-# The 32-bit guests' perf (Debian's linux-perf:i386 and :armhf with their
-# libraries, foreign-perf.sh) packed and run under qemu-user, no guest
-# booted; needs a kernel's usr/gen_init_cpio.  About 3 min on 2 busy
-# cores, the .debs cached in build/debs/.
-"$here/tests-foreign-perf.sh" "$top" "$build" "$build/obj-x86_64" | collect
 for f in $DEFAULT_FLAVOURS; do
 	t "build: bench module for $f is W=1 warning-free" \
 		sh -c "make -s -C '$build/obj-$f' ARCH=$(flavour_attr "$f" arch) $(flavour_attr "$f" cross | sed 's/^-$//; s/./CROSS_COMPILE=&/') M='$build/module-$f' W=1 clean modules 2>&1 | tee /dev/stderr | (! grep -q 'warning:')"
@@ -105,43 +101,89 @@ t "build: the 6.1 interpreter (engine new) compiles to the same code with and wi
 	"$top/kernel-patches/cmp-interp-code.sh" "$build/linux" "$build/obj-x86_64" "$build/cmp-interp-code"
 t "build: checkpatch --strict bench/module" \
 	sh -c "perl '$build/linux/scripts/checkpatch.pl' --strict -q --no-tree -f '$top'/bench/module/*.c 2>/dev/null | (! grep -E '^(ERROR|WARNING|CHECK)')"
-make -s initramfs > /dev/null 2>&1
+# The debug kernel is built here with the others: the stages after this
+# one run single-threaded jobs only.  CHECK_DEBUG=0 skips it.
+if [ "${CHECK_DEBUG:-1}" != 0 ]; then
+	echo "[check] building the debug kernel (flavour debug)"
+	{ make -s initramfs-debug 2>&1; echo $? > "$rc"; } | tee "$out"
+	if [ "$(cat "$rc")" = 0 ]; then
+		pass "build: debug kernel, module and initramfs"
+	else
+		fail "build: debug kernel, module and initramfs"
+	fi
+fi
 
-accels=${CHECK_ACCELS:-$(accel_check_list)}
-stage "3/6 in-guest tests under: $accels"
-for a in $accels; do
+# Stage 3: every guest boot and the other long single-threaded tests are
+# independent jobs (own output directory, own files): CHECK_JOBS of them
+# at a time (default: one per core; a guest is one QEMU or UML thread).
+# A job's PASS/FAIL lines go to its own file and are collected in the
+# order the jobs were listed, so the log does not depend on which job
+# finished first.
+jobs_dir=$build/check-jobs
+rm -rf "$jobs_dir"
+mkdir -p "$jobs_dir"
+njobs=${CHECK_JOBS:-$(nproc)}
+case "$njobs" in '' | *[!0-9]* | 0) echo "[check] CHECK_JOBS=$njobs: not a positive number" >&2; exit 2 ;; esac
+declare -A job_name=() job_start=()
+job_list="" job_total=0 job_done=0
+# reap: wait for one job to end and say so.
+reap() {
+	local pid rc=0
+	wait -n -p pid || rc=$?
+	job_done=$((job_done + 1))
+	echo "$rc" > "$jobs_dir/${job_name[$pid]}.rc"
+	echo "[check] job ${job_name[$pid]} ended in $(( $(date +%s) - job_start[$pid] )) s, exit $rc ($job_done/$job_total done, at $(( $(date +%s) - t0 )) s)"
+	unset "job_name[$pid]" "job_start[$pid]"
+}
+# job NAME FUNCTION ARGS...: FUNCTION's stdout (PASS/FAIL lines) to
+# NAME.out, everything else it prints to NAME.log.
+job() {
+	local name=$1
+	shift
+	while [ "${#job_name[@]}" -ge "$njobs" ]; do reap; done
+	( TEST_LOG=''; out=$jobs_dir/$name.cmd; "$@" ) > "$jobs_dir/$name.out" 2> "$jobs_dir/$name.log" &
+	job_name[$!]=$name
+	job_start[$!]=$(date +%s)
+	echo "[check] job $name started"
+}
+# collect_job NAME: its PASS/FAIL lines into the log; the end of its
+# output under a failure.
+collect_job() {
+	collect < "$jobs_dir/$1.out"
+	# a job that died without saying why
+	if [ "$(cat "$jobs_dir/$1.rc")" != 0 ] && ! grep -q "^FAIL: " "$jobs_dir/$1.out"; then
+		fail "check: job $1 exited with status $(cat "$jobs_dir/$1.rc") and no failed test"
+	fi
+	if grep -q '^FAIL: ' "$jobs_dir/$1.out"; then
+		echo "    (job $1, last lines of $jobs_dir/$1.log:)"
+		tail -n 15 "$jobs_dir/$1.log" | sed 's/^/    /'
+	fi
+}
+
+# check_guest ACCEL: the check plan, and the engines' verdicts on the
+# tcpdump corpus against libpcap's bpf_filter().
+check_guest() {
+	local a=$1
 	rm -rf "$build/check-$a"
-	if TIMEOUT=900 "$here/run-guest.sh" "$a" check "$build/check-$a" "$(kernel_of "$a")" "$(initrd_of "$a")"; then
+	if TIMEOUT=900 "$here/run-guest.sh" "$a" check "$build/check-$a" "$(kernel_of "$a")" "$(initrd_of "$a")" >&2; then
 		pass "guest($a): check plan ran to the end"
 	else
 		fail "guest($a): check plan ran to the end"
 	fi
-	sed "s/^\(PASS\|FAIL\): guest:/\1: guest($a):/" "$build/check-$a/tests.txt" 2>/dev/null | collect
-	# The engines' verdicts on the tcpdump corpus against libpcap's bpf_filter().
+	sed -n "s/^\(PASS\|FAIL\): guest:/\1: guest($a):/p" "$build/check-$a/tests.txt" 2>/dev/null || true
 	if [ -f "$build/check-$a/diff-tcpdump.txt" ]; then
 		"$build/diff/pcapdiff" filters/diff/programs.dd filters/diff/packets.txt \
 			"$build/check-$a/diff-tcpdump.txt" "$a" > "$build/check-$a/pcapdiff.txt" 2>&1 || true
-		collect < "$build/check-$a/pcapdiff.txt"
+		grep -E '^(PASS|FAIL): ' "$build/check-$a/pcapdiff.txt" || true
 	else
 		fail "host($a): the guest wrote diff-tcpdump.txt for the libpcap comparison"
 	fi
-done
+}
 
-# A real guest that hangs, panics or overflows its results image
-# (tests-badinput.sh guest: about 40 s under tcg).
-"$here/tests-badinput.sh" "$top" "$build/tools" guest "$build" tcg | collect
-
-# The debug kernel (flavour debug: KASAN, UBSAN, lockdep, kmemleak): built,
-# its .config checked, booted with the short campaign (make fuzz: the long
-# one).  CHECK_DEBUG=0 skips it.
-if [ "${CHECK_DEBUG:-1}" != 0 ]; then
-	stage "4/6 debug kernel: build, boot, short fuzz campaign (bench/host/debug-campaign.sh)"
-	"$here/debug-campaign.sh" "$top" "$build" check | collect
-fi
-
-stage "5/6 icount: the bench plan twice, instruction counts must agree"
-for i in 1 2; do
-	d=$build/check-icount-$i
+# icount_run N: the bench plan under icount, shortened; the two runs are
+# compared after the jobs.
+icount_run() {
+	local i=$1 d=$build/check-icount-$1
 	rm -rf "$d"
 	mkdir -p "$d/icount"
 	printf 'run_id=check-%s\nkernel=6.1\ndebian_version=check\nconfig_hash=check\nseries_hash=check\n' "$i" > "$d/run.txt"
@@ -152,7 +194,38 @@ for i in 1 2; do
 		bench.rounds=7 bench.paired_placements=1
 	t "icount: run $i results parse" sh -c "'$build/tools/mkcsv' '$d' > '$d/results.csv'"
 	t "icount: run $i paired ratios parse" sh -c "'$build/tools/mkratios' -a icount '$d/icount/paired.txt' > '$d/ratios.csv'"
+}
+
+accels=${CHECK_ACCELS:-$(accel_check_list)}
+# the longest first: the debug campaign, then the check boots from the
+# last listed (tcg-arm) back
+rev=""
+for a in $accels; do rev="$a $rev"; done
+[ "${CHECK_DEBUG:-1}" != 0 ] && job_list="debug"
+for a in $rev; do job_list="$job_list check-$a"; done
+# The 32-bit guests' perf (Debian's linux-perf:i386 and :armhf with their
+# libraries, foreign-perf.sh) packed and run under qemu-user, no guest
+# booted; needs a kernel's usr/gen_init_cpio.  The .debs are cached in
+# build/debs/.
+job_list="$job_list perf32 icount-1 icount-2 badinput"
+for j in $job_list; do job_total=$((job_total + 1)); done
+stage "3/5 guests and other single-threaded tests, $njobs at a time: $job_list"
+for j in $job_list; do
+	case "$j" in
+	# The debug kernel (KASAN, UBSAN, lockdep, kmemleak): its .config
+	# checked, booted with the short campaign (make fuzz: the long one).
+	debug) job "$j" "$here/debug-campaign.sh" "$top" "$build" check ;;
+	check-*) job "$j" check_guest "${j#check-}" ;;
+	perf32) job "$j" "$here/tests-foreign-perf.sh" "$top" "$build" "$build/obj-x86_64" ;;
+	icount-*) job "$j" icount_run "${j#icount-}" ;;
+	# A real guest that hangs, panics or overflows its results image.
+	badinput) job "$j" "$here/tests-badinput.sh" "$top" "$build/tools" guest "$build" tcg ;;
+	esac
 done
+while [ "${#job_name[@]}" -gt 0 ]; do reap; done
+for j in $job_list; do collect_job "$j"; done
+
+stage "4/5 icount: the two runs' instruction counts must agree"
 t "icount: two runs agree within 1% on every cell" \
 	"$build/tools/cmpruns" "$build/check-icount-1/results.csv" "$build/check-icount-2/results.csv" 1
 # shellcheck disable=SC2016
@@ -201,5 +274,5 @@ t "icount: engine new takes 744 and 1224 insns per call, as on the kernel withou
 t "icount: jit counts new's program, oldjit old's" \
 	test "$(vm_of jit fprog1) $(vm_of oldjit fprog1) $(vm_of jit fprog2) $(vm_of oldjit fprog2)" = "58 14 98 29"
 
-stage "6/6 summary"
+stage "5/5 summary"
 summary
