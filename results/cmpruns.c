@@ -141,6 +141,7 @@ int main(int argc, char **argv)
 			continue;	/* counted by missing() */
 		}
 		d = stats_spread(vals, have);
+		printf("  median %10.3f", stats_median(vals, have));
 		printf(" %7.2f%%%s\n", d, d > limit ? "  > limit" : "");
 		worst = fmax(worst, d);
 		bad += d > limit;

@@ -103,7 +103,7 @@ for rep in $(find "$run" -maxdepth 1 -type d -name 'repeat-[0-9]*' | sort -t- -k
 done
 if [ "$n" -gt 1 ] && [ -n "$rruns" ]; then
 	{
-		echo "== paired ratio per cell in each of the $n boots (first = ratios.csv), spread = (max - min) / min"
+		echo "== paired ratio per cell in each of the $n boots (first = ratios.csv), their median, spread = (max - min) / min"
 		# shellcheck disable=SC2086
 		"$tools/cmpruns" -m "${RATIO_MISS_LIMIT:-5}" $rruns "${RATIO_LIMIT:-3}" || true
 	} > "$run/ratio-spread.txt"
@@ -118,7 +118,7 @@ fi
 if [ "$n" -gt 1 ]; then
 	limit=${SPREAD_LIMIT:-5}
 	{
-		echo "== median per cell in each of the $n boots (first = results.csv), spread = (max - min) / min"
+		echo "== median per cell in each of the $n boots (first = results.csv), their median, spread = (max - min) / min"
 		# shellcheck disable=SC2086
 		"$tools/cmpruns" $runs "$limit" || true
 	} > "$run/spread.txt"

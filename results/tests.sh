@@ -219,8 +219,8 @@ expect "cmpruns: 0.8% off passes a 1% limit" "$tools/cmpruns" "$run/results.csv"
 expect "cmpruns: 0.8% off fails a 0.5% limit" sh -c "! '$tools/cmpruns' '$run/results.csv' '$tmp/off.csv' 0.5"
 sed 's/,31.250,31.250,31.250,/,31.000,31.000,31.000,/' "$run/results.csv" > "$tmp/low.csv"
 "$tools/cmpruns" "$run/results.csv" "$tmp/off.csv" "$tmp/low.csv" 1 > "$tmp/three.out" || true
-expect "cmpruns: three runs, spread = (max - min) / min = 1.61%" \
-	grep -q '^icount/bench/new/fprog1/tcp22-payload/1  *31.250  *31.500  *31.000  *1.61%  > limit$' "$tmp/three.out"
+expect "cmpruns: three runs, their median 31.25 and spread = (max - min) / min = 1.61%" \
+	grep -q '^icount/bench/new/fprog1/tcp22-payload/1  *31.250  *31.500  *31.000  median  *31.250  *1.61%  > limit$' "$tmp/three.out"
 expect "cmpruns: three runs summary" grep -q 'cells compared over 3 runs, worst spread (max-min)/min 1.61% (limit 1.00%)' "$tmp/three.out"
 grep -v ',crosscheck,' "$run/results.csv" > "$tmp/fewer.csv"
 expect "cmpruns: a missing cell fails" sh -c "! '$tools/cmpruns' '$run/results.csv' '$tmp/fewer.csv' 50"
@@ -290,13 +290,13 @@ expect "tables: paired fixture: ratio rows carry accel, kind, cpu, kernel, confi
 # #2's 10000-skb cell.
 fx=$(dirname "$0")/fixtures/paired-repeat
 expect "tables: ratio spread: a common drift of 45% moves no paired ratio" \
-	grep -q '^  uml/fprog1/tcp22-payload/10000/old/new  *0.995  *0.995  *0.995  *0.00%$' "$fx/table.txt"
+	grep -q '^  uml/fprog1/tcp22-payload/10000/old/new  *0.995  *0.995  *0.995  median  *0.995  *0.00%$' "$fx/table.txt"
 expect "tables: ratio spread: a 4% move is over the 3% cache-hit limit" \
-	grep -q '^  uml/fprog1/tcp22-payload/1/old/new  *0.335  *0.335  *0.348  *4.01%  > limit$' "$fx/table.txt"
+	grep -q '^  uml/fprog1/tcp22-payload/1/old/new  *0.335  *0.335  *0.348  median  *0.335  *4.01%  > limit$' "$fx/table.txt"
 expect "tables: ratio spread: a 4% move is within the 5% limit of a 10000-skb cell" \
-	grep -q '^  uml/fprog2/tcp22-payload/10000/old/new  *0.995  *0.995  *0.957  *3.99%$' "$fx/table.txt"
+	grep -q '^  uml/fprog2/tcp22-payload/10000/old/new  *0.995  *0.995  *0.957  median  *0.995  *3.99%$' "$fx/table.txt"
 expect "tables: ratio spread: the control loop's spread over the same boots beside it" \
-	grep -q '^  uml/control/native/before/none/1  *17.400  *25.200  *16.000  *57.50%  > limit$' "$fx/table.txt"
+	grep -q '^  uml/control/native/before/none/1  *17.400  *25.200  *16.000  median  *17.400  *57.50%  > limit$' "$fx/table.txt"
 expect "cmpruns: results.csv and ratios.csv are not compared with each other" \
 	sh -c "! '$tools/cmpruns' '$fx/results.csv' '$fx/ratios.csv' 3 2>/dev/null"
 # make readme-results: the reference-run block of README.md from table.txt.
