@@ -8,7 +8,9 @@
  * is (accel, tag, engine, filter, packet, skbs) and its value the median; in
  * a ratios.csv (it has a "pair" column) a cell is (accel, filter, packet,
  * skbs, pair) and its value the paired ratio.  Prints each cell's value in
- * every run and their spread, (max - min) / min; exits 1 when a cell's
+ * every run, their median and their spread, (max - min) / min, and for a
+ * ratio on which side of 1.00 the runs fall (a verdict that changes from
+ * one boot to the next is no verdict); exits 1 when a cell's
  * spread exceeds its limit (PCT, or MISS_PCT for a cell of more than one
  * skb) or the cell is missing from a run.
  */
@@ -87,6 +89,22 @@ static void usage(void)
 	exit(2);
 }
 
+/* Where the runs put a ratio: all above 1.00, all below, or both. */
+static const char *side_of_one(const double *v, int n)
+{
+	int above = 0, below = 0, i;
+
+	for (i = 0; i < n; i++) {
+		above += v[i] > 1.0;
+		below += v[i] < 1.0;
+	}
+	if (above == n)
+		return "  all > 1";
+	if (below == n)
+		return "  all < 1";
+	return "  straddles 1: no verdict";
+}
+
 int main(int argc, char **argv)
 {
 	struct csv run[MAX_RUNS];
@@ -142,7 +160,8 @@ int main(int argc, char **argv)
 		}
 		d = stats_spread(vals, have);
 		printf("  median %10.3f", stats_median(vals, have));
-		printf(" %7.2f%%%s\n", d, d > limit ? "  > limit" : "");
+		printf(" %7.2f%%%s%s\n", d, d > limit ? "  > limit" : "",
+		       lay == &ratios_layout ? side_of_one(vals, have) : "");
 		worst = fmax(worst, d);
 		bad += d > limit;
 	}
