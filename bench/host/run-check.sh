@@ -141,6 +141,7 @@ job() {
 	local name=$1
 	shift
 	while [ "${#job_name[@]}" -ge "$njobs" ]; do reap; done
+	# shellcheck disable=SC2034 # TEST_LOG and out are read by testlib.sh and t
 	( TEST_LOG=''; out=$jobs_dir/$name.cmd; "$@" ) > "$jobs_dir/$name.out" 2> "$jobs_dir/$name.log" &
 	job_name[$!]=$name
 	job_start[$!]=$(date +%s)
