@@ -61,6 +61,10 @@ export ACCEL ARCHES BENCH_ARGS REPEAT
 # clone (CI's) hits the cache the first one filled.
 export CCACHE_BASEDIR := $(TOP)
 export CCACHE_NOHASHDIR := 1
+# Depend mode: a miss compiles once, with no preprocessor pass first (the
+# compiler's -MD output names the headers); with an empty cache an x86_64
+# kernel built in 532 s instead of 698 s (no ccache: 519 s).
+export CCACHE_DEPEND := 1
 
 .PHONY: all bench bench-input tables check fuzz deps-bench deps-check deps-cross tree kernel module tools filters \
 	initramfs export-patches reset-tree clean plots cover-letter readme-results testbpf \

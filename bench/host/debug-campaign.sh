@@ -84,7 +84,7 @@ bad=$build/debug-dropped.config
 echo "CONFIG_KASAN_SW_TAGS=y" > "$bad"
 rm -rf "$build/obj-dropcheck" "$build/linux/obj-dropcheck"
 if "$here/build-kernel.sh" "$build/linux" "$build/obj-dropcheck" x86_64 \
-	"$top/bench/kernel-x86_64.config $top/bench/kernel-debug.config $bad" bzImage > "$build/dropcheck.log" 2>&1; then
+	"$(flavour_attr debug fragment | sed "s|[^ ]*|$top/&|g") $bad" bzImage > "$build/dropcheck.log" 2>&1; then
 	fail "debug: build-kernel.sh fails on a fragment line kconfig drops"
 else
 	expect "debug: build-kernel.sh fails on a fragment line kconfig drops" \
