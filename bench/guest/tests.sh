@@ -209,6 +209,11 @@ expect "disasm: i386 lists with -mi386, arm with the cross objdump" \
 	test "$(acc 'flavour_attr i386 disasm; flavour_attr arm disasm')" = "objdump -mi386
 arm-linux-gnueabihf-objdump -marm"
 
+# make check's pool orders its jobs by the records' check_s (run-check.sh).
+# shellcheck disable=SC2016 # expanded by acc's shell
+expect "accels: every accelerator make check boots, and the debug campaign's, has a check_s in seconds" \
+	test "$(acc 'for a in $(accel_check_list) debug; do accel_attr $a check_s || echo none; done' | grep -cvx '[0-9][0-9]*')" = 0
+
 # make bench's estimate (bench/host/estimate.sh), from the records' times.
 s_uml=$(acc 'accel_attr uml guest_s')
 b_um=$(acc 'flavour_attr um build_s')

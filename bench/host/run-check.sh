@@ -198,20 +198,31 @@ icount_run() {
 }
 
 accels=${CHECK_ACCELS:-$(accel_check_list)}
-# the longest first: the debug campaign, then the check boots from the
-# last listed (tcg-arm) back
-rev=""
-for a in $accels; do rev="$a $rev"; done
 [ "${CHECK_DEBUG:-1}" != 0 ] && job_list="debug"
-for a in $rev; do job_list="$job_list check-$a"; done
+for a in $accels; do job_list="$job_list check-$a"; done
 # The 32-bit guests' perf (Debian's linux-perf:i386 and :armhf with their
 # libraries, foreign-perf.sh) packed and run under qemu-user, no guest
 # booted; needs a kernel's usr/gen_init_cpio.  The .debs are cached in
 # build/debs/.
 job_list="$job_list perf32 icount-1 icount-2 badinput"
+# job_s JOB: the seconds JOB took in a cold make check on 2 cores (the
+# boots: bench/accels.conf check_s; unknown: 60).  The pool starts the
+# longest first: it ends when its last job does.
+job_s() {
+	local s=
+	case "$1" in
+	debug) s=$(accel_attr debug check_s || true) ;;
+	check-*) s=$(accel_attr "${1#check-}" check_s || true) ;;
+	perf32) s=98 ;;
+	badinput) s=32 ;;
+	icount-*) s=12 ;;
+	esac
+	echo "${s:-60}"
+}
+run_order=$(for j in $job_list; do echo "$(job_s "$j") $j"; done | sort -s -k1,1nr | cut -d" " -f2 | tr "\n" " ")
 for j in $job_list; do job_total=$((job_total + 1)); done
-stage "3/5 guests and other single-threaded tests, $njobs at a time: $job_list"
-for j in $job_list; do
+stage "3/5 guests and other single-threaded tests, $njobs at a time, longest first: $run_order"
+for j in $run_order; do
 	case "$j" in
 	# The debug kernel (KASAN, UBSAN, lockdep, kmemleak): its .config
 	# checked, booted with the short campaign (make fuzz: the long one).
