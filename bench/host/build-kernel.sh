@@ -80,7 +80,7 @@ $wanted
 EOT
 [ "$missing" = 0 ] || { echo "[kernel] fragments $names not satisfied" >&2; exit 1; }
 
-echo "[kernel] building $arch in $obj ($jobs jobs; with an empty ccache 5-12 min, with hits 1-3)"
+echo "[kernel] building $arch in $obj ($jobs jobs; with an empty ccache 4-9 min, with hits 1-3)"
 start=$(date +%s)
 kmake -j"$jobs" "$@"
 echo "[kernel] built $arch in $(( $(date +%s) - start )) s: $(kmake -s kernelrelease)"

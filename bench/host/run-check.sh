@@ -65,7 +65,7 @@ make -s -C filters check 2>&1 | collect
 make -s -C filters/seccomp check 2>&1 | collect
 make -s -C filters/diff check 2>&1 | collect
 
-stage "2/5 build: tree, kernels of every flavour, modules, initramfs (with an empty ccache 8-15 min a kernel; bench/flavours.conf build_s)"
+stage "2/5 build: tree, kernels of every flavour, modules, initramfs (with an empty ccache 4-9 min a kernel; bench/flavours.conf build_s)"
 rc=$build/check.rc
 { make -s initramfs 2>&1; echo $? > "$rc"; } | tee "$out"
 if [ "$(cat "$rc")" != 0 ]; then
