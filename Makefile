@@ -75,7 +75,9 @@ all: initramfs
 deps-bench:
 	@$(TOP)/bench/host/deps.sh bench
 
-deps-cross:
+# After deps-bench, never beside it: under make -j two apt-gets would race
+# for apt's lock.
+deps-cross: deps-bench
 	@$(TOP)/bench/host/deps.sh cross
 
 deps-check:
@@ -89,8 +91,11 @@ module: $(addprefix module-,$(DEFAULT_FLAVOURS))
 initramfs: $(addprefix initramfs-,$(DEFAULT_FLAVOURS))
 
 .SECONDEXPANSION:
+# Marked recursive ("+"): under make -jN the kernel's own make shares the
+# job slots (bench/host/build-kernel.sh), so several flavours build side by
+# side, each filling the other's single-threaded link.
 $(addprefix kernel-,$(FLAVOURS)): kernel-%: tree $$(XDEPS_$$*)
-	@KCONFIG_BASE=$(KBASE_$*) CROSS_COMPILE=$(KCROSS_$*) $(TOP)/bench/host/build-kernel.sh $(TREE) \
+	+@KCONFIG_BASE=$(KBASE_$*) CROSS_COMPILE=$(KCROSS_$*) $(TOP)/bench/host/build-kernel.sh $(TREE) \
 		$(BUILD)/obj-$* $(KARCH_$*) "$(KFRAG_$*)" $(KTARGETS_$*)
 
 # The module is built per flavour in a copy of its sources: kbuild writes
@@ -194,10 +199,11 @@ $(BUILD)/perf-%.cpio.gz: bench/host/foreign-perf.sh bench/host/debarch.sh | kern
 
 # Bad ACCEL, ARCHES, REPEAT or BENCH_ARGS (bench/args.conf) are refused
 # first, before anything is built; then the estimate, the build of the
-# flavours the run boots (bench/host/bench-flavours.sh), the boots.
+# flavours the run boots (bench/host/bench-flavours.sh; side by side,
+# sharing nproc job slots), the boots.
 bench: bench-input
 	@$(TOP)/bench/host/estimate.sh $(BUILD)
-	@$(MAKE) --no-print-directory $$(for f in $$($(TOP)/bench/host/bench-flavours.sh); do echo initramfs-$$f; done)
+	@$(MAKE) --no-print-directory -j$$(nproc) $$(for f in $$($(TOP)/bench/host/bench-flavours.sh); do echo initramfs-$$f; done)
 	@$(TOP)/bench/host/run-bench.sh $(TOP) $(BUILD)
 
 bench-input:

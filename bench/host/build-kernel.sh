@@ -11,7 +11,14 @@ set -eu
 
 tree=$1 obj=$2 arch=$3 fragments=$4
 shift 4
-jobs=$(nproc)
+# Under a parallel make whose recipe is marked recursive ("+", the
+# Makefile's kernel-% rule), share its job slots: kernels of several
+# flavours then build side by side, and one's single-threaded link and
+# modpost run while the other compiles.  Otherwise nproc jobs of its own.
+case " ${MAKEFLAGS:-} " in
+*" --jobserver-auth="* | *" --jobserver-fds="*) jflag="" jobs="sharing make's job slots" ;;
+*) jflag=-j$(nproc) jobs="$(nproc) jobs" ;;
+esac
 # The objects live in a direct subdirectory of the tree (OBJ is a symlink
 # to it): kbuild then names every source by a relative path (srctree "..")
 # and ccache, with CCACHE_BASEDIR for the module and tools, hits across
@@ -80,7 +87,8 @@ $wanted
 EOT
 [ "$missing" = 0 ] || { echo "[kernel] fragments $names not satisfied" >&2; exit 1; }
 
-echo "[kernel] building $arch in $obj ($jobs jobs; with an empty ccache 4-9 min, with hits 1-3)"
+echo "[kernel] building $arch in $obj ($jobs; alone, with an empty ccache 4-9 min, with hits 1-3)"
 start=$(date +%s)
-kmake -j"$jobs" "$@"
+# shellcheck disable=SC2086 # empty or one word
+kmake $jflag "$@"
 echo "[kernel] built $arch in $(( $(date +%s) - start )) s: $(kmake -s kernelrelease)"

@@ -3,11 +3,12 @@
 # the exact commands and stop.
 #
 # usage: deps.sh bench|check|cross
-#   cross: the opt-in 32-bit flavours (i386, arm): cross compilers with
-#   their libc for the static guest tools, qemu-system-arm (qemu-system-i386
-#   is in qemu-system-x86).  Never gcc-multilib: it conflicts with the
-#   cross compilers.  Each flavour's busybox and perf come from Debian's
-#   busybox-static:<arch> and linux-perf:<arch> (bench/host/foreign-*.sh).
+#   cross: the 32-bit flavours (i386, arm): cross compilers with their libc
+#   for the static guest tools, qemu-system-arm (qemu-system-i386 is in
+#   qemu-system-x86), the i386 and armhf Debian architectures enabled.
+#   Never gcc-multilib: it conflicts with the cross compilers.  Each
+#   flavour's busybox and perf come from Debian's busybox-static:<arch> and
+#   linux-perf:<arch> (bench/host/foreign-*.sh).
 #   check: also what `make -C filters/seccomp check` needs to regenerate the
 #   i386 and arm seccomp filters: the same cross compilers, Debian's
 #   libseccomp-dev of i386 and armhf (multiarch: those architectures are
@@ -30,7 +31,11 @@ check)
 	want="$common shellcheck libpcap-dev $cross"
 	norec="qemu-user libseccomp-dev:i386 libseccomp-dev:armhf"
 	archs="i386 armhf" ;;
-cross) want="$common $cross qemu-system-arm" ;;
+cross)
+	want="$common $cross qemu-system-arm"
+	# enabled here, once: make -j fetches the busybox and perf of both
+	# at once, and two apt-get updates at once fail on apt's lock
+	archs="i386 armhf" ;;
 *) echo "usage: $0 bench|check|cross" >&2; exit 2 ;;
 esac
 
@@ -57,10 +62,10 @@ addarch=""
 for a in $archs; do
 	dpkg --print-foreign-architectures | grep -qx "$a" || addarch="$addarch $a"
 done
-[ -z "$missing$missing_norec" ] && exit 0
+[ -z "$missing$missing_norec$addarch" ] && exit 0
 
 if [ "$(id -u)" != 0 ]; then
-	echo "Missing Debian packages. As root, run:" >&2
+	echo "Missing Debian packages or architectures. As root, run:" >&2
 	for a in $addarch; do
 		echo "  dpkg --add-architecture $a" >&2
 	done
@@ -73,7 +78,7 @@ for a in $addarch; do
 	echo "[deps] enabling Debian architecture $a"
 	dpkg --add-architecture "$a"
 done
-echo "[deps] installing:$missing$missing_norec"
+[ -z "$missing$missing_norec" ] || echo "[deps] installing:$missing$missing_norec"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >/dev/null
 # shellcheck disable=SC2086

@@ -49,73 +49,10 @@ summary() {
 	[ "$f" = 0 ]
 }
 
-stage "1/5 host tests: shell scripts, filters, result formatting"
-# shellcheck disable=SC2046
-t "host: shellcheck on every shell script" shellcheck -x \
-	$(find bench filters results plots kernel-patches .ci -type f \( -name '*.sh' -o -name run \) 2>/dev/null)
-make -s tools > "$out" 2>&1 || { cat "$out"; fail "host: build tools"; summary; }
-"$top/bench/guest/tests.sh" | collect
-# knobfuzz's model of the module's parsers, against the documented errors
-"$build/tools/knobfuzz" -T | collect
-"$top/results/tests.sh" "$build/tools" | collect
-"$top/results/tests-cover.sh" "$build/tools" | collect
-"$top/results/tests-paired.sh" "$build/tools" | collect
-"$here/tests-badinput.sh" "$top" "$build/tools" | collect
-make -s -C filters check 2>&1 | collect
-make -s -C filters/seccomp check 2>&1 | collect
-make -s -C filters/diff check 2>&1 | collect
-
-stage "2/5 build: tree, kernels of every flavour, modules, initramfs (with an empty ccache 4-9 min a kernel; bench/flavours.conf build_s)"
-rc=$build/check.rc
-{ make -s initramfs 2>&1; echo $? > "$rc"; } | tee "$out"
-if [ "$(cat "$rc")" != 0 ]; then
-	fail "build: make initramfs"
-	summary
-	exit 1
-fi
-pass "build: kernel, module and initramfs"
-# lib/test_bpf.c's CLASSIC tests as cut from the tree (needs the tree).
-make -s -C filters/testbpf check 2>&1 | collect
-for f in $DEFAULT_FLAVOURS; do
-	t "build: bench module for $f is W=1 warning-free" \
-		sh -c "make -s -C '$build/obj-$f' ARCH=$(flavour_attr "$f" arch) $(flavour_attr "$f" cross | sed 's/^-$//; s/./CROSS_COMPILE=&/') M='$build/module-$f' W=1 clean modules 2>&1 | tee /dev/stderr | (! grep -q 'warning:')"
-done
-# checkpatch --strict on every patch; kernel-patches/checkpatch-exceptions
-# lists the only reports accepted (upstream code a patch moves), and a
-# report outside it must fail.
-for p in "$top"/kernel-patches/[0-9][0-9][0-9][0-9]-*.patch; do
-	[ -f "$p" ] || continue
-	case "$p" in */0000-*) continue ;; esac
-	t "build: checkpatch --strict $(basename "$p")" \
-		"$top/kernel-patches/checkpatch.sh" "$build/linux" "$p"
-done
-for p5 in "$top"/kernel-patches/0005-*.patch; do
-	[ -f "$p5" ] || continue
-	cp "$p5" "$build/0099-exceptions-are-per-patch.patch"
-	t "build: checkpatch.sh fails on reports no exception covers" \
-		sh -c "! '$top/kernel-patches/checkpatch.sh' '$build/linux' '$build/0099-exceptions-are-per-patch.patch'"
-done
-# Engine new is unperturbed by the patch that adds new2014: its interpreter
-# compiles to the same machine code before and after it.
-t "build: the 6.1 interpreter (engine new) compiles to the same code with and without 0005" \
-	"$top/kernel-patches/cmp-interp-code.sh" "$build/linux" "$build/obj-x86_64" "$build/cmp-interp-code"
-t "build: checkpatch --strict bench/module" \
-	sh -c "perl '$build/linux/scripts/checkpatch.pl' --strict -q --no-tree -f '$top'/bench/module/*.c 2>/dev/null | (! grep -E '^(ERROR|WARNING|CHECK)')"
-# The debug kernel is built here with the others: the stages after this
-# one run single-threaded jobs only.  CHECK_DEBUG=0 skips it.
-if [ "${CHECK_DEBUG:-1}" != 0 ]; then
-	echo "[check] building the debug kernel (flavour debug)"
-	{ make -s initramfs-debug 2>&1; echo $? > "$rc"; } | tee "$out"
-	if [ "$(cat "$rc")" = 0 ]; then
-		pass "build: debug kernel, module and initramfs"
-	else
-		fail "build: debug kernel, module and initramfs"
-	fi
-fi
-
-# Stage 3: every guest boot and the other long single-threaded tests are
-# independent jobs (own output directory, own files): CHECK_JOBS of them
-# at a time (default: one per core; a guest is one QEMU or UML thread).
+# Jobs: the host tests beside the build (stage 1), and every guest boot
+# and the other long single-threaded tests (stage 3) are independent jobs
+# (own output directory, own files): CHECK_JOBS of them at a time in stage
+# 3 (default: one per core; a guest is one QEMU or UML thread).
 # A job's PASS/FAIL lines go to its own file and are collected in the
 # order the jobs were listed, so the log does not depend on which job
 # finished first.
@@ -142,7 +79,7 @@ job() {
 	shift
 	while [ "${#job_name[@]}" -ge "$njobs" ]; do reap; done
 	# shellcheck disable=SC2034 # TEST_LOG and out are read by testlib.sh and t
-	( TEST_LOG=''; out=$jobs_dir/$name.cmd; "$@" ) > "$jobs_dir/$name.out" 2> "$jobs_dir/$name.log" &
+	( TEST_LOG='' out=$jobs_dir/$name.cmd "$@" ) > "$jobs_dir/$name.out" 2> "$jobs_dir/$name.log" &
 	job_name[$!]=$name
 	job_start[$!]=$(date +%s)
 	echo "[check] job $name started"
@@ -159,6 +96,100 @@ collect_job() {
 		echo "    (job $1, last lines of $jobs_dir/$1.log:)"
 		tail -n 15 "$jobs_dir/$1.log" | sed 's/^/    /'
 	fi
+}
+
+stage "1/5 host tests: shell scripts, filters, result formatting (the filters here, the rest beside stage 2)"
+make -s tools > "$out" 2>&1 || { cat "$out"; fail "host: build tools"; summary; }
+# host_tests: the host tests that read only the committed files, the host
+# tools and scratch directories of their own; a job beside the build (its
+# lines are collected before stage 3).
+host_tests() {
+	# shellcheck disable=SC2046
+	t "host: shellcheck on every shell script" shellcheck -x \
+		$(find bench filters results plots kernel-patches .ci -type f \( -name '*.sh' -o -name run \) 2>/dev/null)
+	{
+		"$top/bench/guest/tests.sh"
+		# knobfuzz's model of the module's parsers, against the documented errors
+		"$build/tools/knobfuzz" -T
+		"$top/results/tests.sh" "$build/tools"
+		"$top/results/tests-cover.sh" "$build/tools"
+		"$top/results/tests-paired.sh" "$build/tools"
+		"$here/tests-badinput.sh" "$top" "$build/tools"
+	} | grep -E '^(PASS|FAIL): ' || true
+}
+job_total=1
+job host host_tests
+# The filters' tests regenerate into build/filters, build/seccomp and
+# build/diff, which the build's own `make filters` rewrites: before it.
+make -s -C filters check 2>&1 | collect
+make -s -C filters/seccomp check 2>&1 | collect
+make -s -C filters/diff check 2>&1 | collect
+
+
+stage "2/5 build: tree, kernels of every flavour side by side ($(nproc) job slots shared), modules, initramfs (bench/flavours.conf build_s: each alone, with an empty ccache)"
+# One make for every flavour (the debug kernel too, unless CHECK_DEBUG=0):
+# the kernels share its job slots (build-kernel.sh), so one's link runs
+# while another compiles.  -k: a flavour that fails to build does not stop
+# the others; each is judged by the initramfs it wrote.
+build_flavours=$DEFAULT_FLAVOURS
+[ "${CHECK_DEBUG:-1}" = 0 ] || build_flavours="$build_flavours debug"
+rc=$build/check.rc
+started=$build/check.started
+touch "$started"
+# shellcheck disable=SC2046 # a word list
+{ make -s -k -j"$(nproc)" $(for f in $build_flavours; do echo "initramfs-$f"; done) 2>&1; echo $? > "$rc"; } | tee "$out"
+# The host tests' lines first (that job ended long before the build).
+while [ "${#job_name[@]}" -gt 0 ]; do reap; done
+collect_job host
+built=""
+for f in $build_flavours; do
+	if [ "$build/initramfs-$f.cpio.gz" -nt "$started" ]; then
+		pass "build: $f: kernel, module and initramfs"
+		built="$built $f"
+	else
+		fail "build: $f: kernel, module and initramfs"
+	fi
+done
+[ "$(cat "$rc")" = 0 ] || fail "build: make -k of every flavour's initramfs exited $(cat "$rc")"
+# is_built FLAVOUR: its initramfs was written by this make check.
+is_built() { case " $built " in *" $1 "*) return 0 ;; esac; return 1; }
+# Every guest but the debug one needs its flavour (the icount runs and
+# perf32 x86_64's): stop here unless all were built.
+for f in $DEFAULT_FLAVOURS; do
+	is_built "$f" || { summary; exit 1; }
+done
+
+# build_checks: what reads the tree and the built objects, single-threaded,
+# run as one job of stage 3.
+build_checks() {
+	# lib/test_bpf.c's CLASSIC tests as cut from the tree.
+	make -s -C filters/testbpf check 2>&1 | grep -E '^(PASS|FAIL): ' || true
+	local f p p5
+	for f in $DEFAULT_FLAVOURS; do
+		t "build: bench module for $f is W=1 warning-free" \
+			sh -c "make -s -C '$build/obj-$f' ARCH=$(flavour_attr "$f" arch) $(flavour_attr "$f" cross | sed 's/^-$//; s/./CROSS_COMPILE=&/') M='$build/module-$f' W=1 clean modules 2>&1 | tee /dev/stderr | (! grep -q 'warning:')"
+	done
+	# checkpatch --strict on every patch; kernel-patches/checkpatch-exceptions
+	# lists the only reports accepted (upstream code a patch moves), and a
+	# report outside it must fail.
+	for p in "$top"/kernel-patches/[0-9][0-9][0-9][0-9]-*.patch; do
+		[ -f "$p" ] || continue
+		case "$p" in */0000-*) continue ;; esac
+		t "build: checkpatch --strict $(basename "$p")" \
+			"$top/kernel-patches/checkpatch.sh" "$build/linux" "$p"
+	done
+	for p5 in "$top"/kernel-patches/0005-*.patch; do
+		[ -f "$p5" ] || continue
+		cp "$p5" "$build/0099-exceptions-are-per-patch.patch"
+		t "build: checkpatch.sh fails on reports no exception covers" \
+			sh -c "! '$top/kernel-patches/checkpatch.sh' '$build/linux' '$build/0099-exceptions-are-per-patch.patch'"
+	done
+	# Engine new is unperturbed by the patch that adds new2014: its
+	# interpreter compiles to the same code before and after it.
+	t "build: the 6.1 interpreter (engine new) compiles to the same code with and without 0005" \
+		"$top/kernel-patches/cmp-interp-code.sh" "$build/linux" "$build/obj-x86_64" "$build/cmp-interp-code"
+	t "build: checkpatch --strict bench/module" \
+		sh -c "perl '$build/linux/scripts/checkpatch.pl' --strict -q --no-tree -f '$top'/bench/module/*.c 2>/dev/null | (! grep -E '^(ERROR|WARNING|CHECK)')"
 }
 
 # check_guest ACCEL: the check plan, and the engines' verdicts on the
@@ -198,13 +229,15 @@ icount_run() {
 }
 
 accels=${CHECK_ACCELS:-$(accel_check_list)}
-[ "${CHECK_DEBUG:-1}" != 0 ] && job_list="debug"
+# The debug kernel (not built with CHECK_DEBUG=0, or failed to build: a
+# FAIL above) and its campaign.
+! is_built debug || job_list="debug"
 for a in $accels; do job_list="$job_list check-$a"; done
 # The 32-bit guests' perf (Debian's linux-perf:i386 and :armhf with their
 # libraries, foreign-perf.sh) packed and run under qemu-user, no guest
 # booted; needs a kernel's usr/gen_init_cpio.  The .debs are cached in
 # build/debs/.
-job_list="$job_list perf32 icount-1 icount-2 badinput"
+job_list="$job_list buildcheck perf32 icount-1 icount-2 badinput"
 # job_s JOB: the seconds JOB took in a cold make check on 2 cores (the
 # boots: bench/accels.conf check_s; unknown: 60).  The pool starts the
 # longest first: it ends when its last job does.
@@ -213,6 +246,7 @@ job_s() {
 	case "$1" in
 	debug) s=$(accel_attr debug check_s || true) ;;
 	check-*) s=$(accel_attr "${1#check-}" check_s || true) ;;
+	buildcheck) s=60 ;;
 	perf32) s=98 ;;
 	badinput) s=32 ;;
 	icount-*) s=12 ;;
@@ -220,6 +254,7 @@ job_s() {
 	echo "${s:-60}"
 }
 run_order=$(for j in $job_list; do echo "$(job_s "$j") $j"; done | sort -s -k1,1nr | cut -d" " -f2 | tr "\n" " ")
+job_done=0 job_total=0
 for j in $job_list; do job_total=$((job_total + 1)); done
 stage "3/5 guests and other single-threaded tests, $njobs at a time, longest first: $run_order"
 for j in $run_order; do
@@ -228,6 +263,7 @@ for j in $run_order; do
 	# checked, booted with the short campaign (make fuzz: the long one).
 	debug) job "$j" "$here/debug-campaign.sh" "$top" "$build" check ;;
 	check-*) job "$j" check_guest "${j#check-}" ;;
+	buildcheck) job "$j" build_checks ;;
 	perf32) job "$j" "$here/tests-foreign-perf.sh" "$top" "$build" "$build/obj-x86_64" ;;
 	icount-*) job "$j" icount_run "${j#icount-}" ;;
 	# A real guest that hangs, panics or overflows its results image.
