@@ -133,6 +133,9 @@ stage "2/5 build: tree, kernels of every flavour side by side ($(nproc) job slot
 # the others; each is judged by the initramfs it wrote.
 build_flavours=$DEFAULT_FLAVOURS
 [ "${CHECK_DEBUG:-1}" = 0 ] || build_flavours="$build_flavours debug"
+# The longest first (build_s), so that the last to end is a short one.
+build_flavours=$(for f in $build_flavours; do echo "$(flavour_attr "$f" build_s 2> /dev/null || echo 0) $f"; done |
+	sort -s -k1,1nr | cut -d" " -f2 | tr "\n" " ")
 rc=$build/check.rc
 started=$build/check.started
 touch "$started"
