@@ -250,7 +250,7 @@ job_s() {
 	debug) s=$(accel_attr debug check_s || true) ;;
 	check-*) s=$(accel_attr "${1#check-}" check_s || true) ;;
 	buildcheck) s=60 ;;
-	perf32) s=98 ;;
+	perf32) s=50 ;;
 	badinput) s=32 ;;
 	icount-*) s=12 ;;
 	esac
