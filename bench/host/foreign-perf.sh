@@ -181,7 +181,7 @@ while read -r dest src; do
 done < "$tmp/packed" | awk '!seen[$0]++' > "$list"
 mkdir -p "$(dirname "$out")"
 # every entry dated like perf itself: the same .debs give the same archive
-"$gen" -t "$(stat -c %Y "$root$perf")" "$list" | gzip -n -9 > "$out.tmp"
+"$gen" -t "$(stat -c %Y "$root$perf")" "$list" | gzip -n -6 > "$out.tmp"
 mv "$out.tmp" "$out"
 bytes=$(awk '{ print $2 }' "$tmp/packed" | sed "s|^|$root|" | xargs cat | wc -c)
 echo "[perf] $out: linux-perf:$arch $version, $(wc -l < "$tmp/packed") files ($bytes bytes unpacked) from $(wc -l < "$tmp/fetched") packages ($downloaded downloaded, the rest cached in $cache), $(wc -c < "$out") bytes"
