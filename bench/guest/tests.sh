@@ -213,6 +213,12 @@ arm-linux-gnueabihf-objdump -marm"
 # shellcheck disable=SC2016 # expanded by acc's shell
 expect "accels: every accelerator make check boots, and the debug campaign's, has a check_s in seconds" \
 	test "$(acc 'for a in $(accel_check_list) debug; do accel_attr $a check_s || echo none; done' | grep -cvx '[0-9][0-9]*')" = 0
+# check_args are plan options args.conf knows, in range (benchargs.sh);
+# the slow check boots shorten the random programs and the fuzzing.
+expect "accels: every check_args option is a known plan option in range" \
+	acc ". '$hostdir/benchargs.sh'; for a in \$(accel_check_list); do bench_args_check \$(accel_attr \$a check_args 2> /dev/null || true) || exit 1; done"
+expect "accels: the uml and tcg-arm check boots take 100 random programs and 10 s of fuzzing" \
+	test "$(acc 'accel_attr uml check_args; accel_attr tcg-arm check_args' | sort -u)" = "bench.diff_random=100 bench.diff_fuzz=10"
 
 # make bench's estimate (bench/host/estimate.sh), from the records' times.
 s_uml=$(acc 'accel_attr uml guest_s')

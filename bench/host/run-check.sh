@@ -200,7 +200,9 @@ build_checks() {
 check_guest() {
 	local a=$1
 	rm -rf "$build/check-$a"
-	if TIMEOUT=900 "$here/run-guest.sh" "$a" check "$build/check-$a" "$(kernel_of "$a")" "$(initrd_of "$a")" >&2; then
+	# shellcheck disable=SC2046 # its check_args are words
+	if TIMEOUT=900 "$here/run-guest.sh" "$a" check "$build/check-$a" "$(kernel_of "$a")" "$(initrd_of "$a")" \
+		$(accel_attr "$a" check_args 2> /dev/null || true) >&2; then
 		pass "guest($a): check plan ran to the end"
 	else
 		fail "guest($a): check plan ran to the end"
