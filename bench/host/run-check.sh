@@ -63,13 +63,15 @@ njobs=${CHECK_JOBS:-$(nproc)}
 case "$njobs" in '' | *[!0-9]* | 0) echo "[check] CHECK_JOBS=$njobs: not a positive number" >&2; exit 2 ;; esac
 declare -A job_name=() job_start=()
 job_list="" job_total=0 job_done=0
-# reap: wait for one job to end and say so.
+# reap: wait for one job to end and say so, with the time it ended (the
+# job writes NAME.end: the host tests' job is reaped long after).
 reap() {
-	local pid rc=0
+	local pid rc=0 end
 	wait -n -p pid || rc=$?
 	job_done=$((job_done + 1))
 	echo "$rc" > "$jobs_dir/${job_name[$pid]}.rc"
-	echo "[check] job ${job_name[$pid]} ended in $(( $(date +%s) - job_start[$pid] )) s, exit $rc ($job_done/$job_total done, at $(( $(date +%s) - t0 )) s)"
+	end=$(cat "$jobs_dir/${job_name[$pid]}.end" 2> /dev/null || date +%s)
+	echo "[check] job ${job_name[$pid]} ended in $((end - job_start[$pid])) s, exit $rc ($job_done/$job_total done, at $((end - t0)) s)"
 	unset "job_name[$pid]" "job_start[$pid]"
 }
 # job NAME FUNCTION ARGS...: FUNCTION's stdout (PASS/FAIL lines) to
@@ -79,7 +81,7 @@ job() {
 	shift
 	while [ "${#job_name[@]}" -ge "$njobs" ]; do reap; done
 	# shellcheck disable=SC2034 # TEST_LOG and out are read by testlib.sh and t
-	( TEST_LOG='' out=$jobs_dir/$name.cmd "$@" ) > "$jobs_dir/$name.out" 2> "$jobs_dir/$name.log" &
+	( trap 'date +%s > "$jobs_dir/$name.end"' EXIT; TEST_LOG='' out=$jobs_dir/$name.cmd "$@" ) > "$jobs_dir/$name.out" 2> "$jobs_dir/$name.log" &
 	job_name[$!]=$name
 	job_start[$!]=$(date +%s)
 	echo "[check] job $name started"
