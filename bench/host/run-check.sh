@@ -80,8 +80,10 @@ job() {
 	local name=$1
 	shift
 	while [ "${#job_name[@]}" -ge "$njobs" ]; do reap; done
-	# shellcheck disable=SC2034 # TEST_LOG and out are read by testlib.sh and t
-	( trap 'date +%s > "$jobs_dir/$name.end"' EXIT; TEST_LOG='' out=$jobs_dir/$name.cmd "$@" ) > "$jobs_dir/$name.out" 2> "$jobs_dir/$name.log" &
+	# TEST_LOG and out are read by testlib.sh and t; the .end file is named
+	# now, not on exit (t sets its own $name)
+	# shellcheck disable=SC2034,SC2064
+	( trap "date +%s > '$jobs_dir/$name.end'" EXIT; TEST_LOG='' out=$jobs_dir/$name.cmd "$@" ) > "$jobs_dir/$name.out" 2> "$jobs_dir/$name.log" &
 	job_name[$!]=$name
 	job_start[$!]=$(date +%s)
 	echo "[check] job $name started"
