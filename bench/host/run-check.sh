@@ -255,7 +255,7 @@ job_s() {
 	case "$1" in
 	debug) s=$(accel_attr debug check_s || true) ;;
 	check-*) s=$(accel_attr "${1#check-}" check_s || true) ;;
-	buildcheck) s=60 ;;
+	buildcheck) s=45 ;;
 	perf32) s=50 ;;
 	badinput) s=32 ;;
 	icount-*) s=12 ;;
