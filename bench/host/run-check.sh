@@ -40,8 +40,10 @@ t() {
 		tail -n 15 "$out" | sed 's/^/    /'
 	fi
 }
+# test_lines: the PASS/FAIL lines of a sub-suite (a job's, collected later).
+test_lines() { grep -E '^(PASS|FAIL): ' || true; }
 # collect: keep the PASS/FAIL lines of a sub-suite.
-collect() { grep -E '^(PASS|FAIL): ' | tee -a "$log" || true; }
+collect() { test_lines | tee -a "$log"; }
 summary() {
 	p=$(grep -c '^PASS: ' "$log" || true)
 	f=$(grep -c '^FAIL: ' "$log" || true)
@@ -119,7 +121,7 @@ host_tests() {
 		"$top/results/tests-cover.sh" "$build/tools"
 		"$top/results/tests-paired.sh" "$build/tools"
 		"$here/tests-badinput.sh" "$top" "$build/tools"
-	} | grep -E '^(PASS|FAIL): ' || true
+	} | test_lines
 }
 job_total=1
 job host host_tests
@@ -128,7 +130,6 @@ job host host_tests
 make -s -C filters check 2>&1 | collect
 make -s -C filters/seccomp check 2>&1 | collect
 make -s -C filters/diff check 2>&1 | collect
-
 
 stage "2/5 build: tree, kernels of every flavour side by side ($(nproc) job slots shared), modules, initramfs (bench/flavours.conf build_s: each alone, with an empty ccache)"
 # One make for every flavour (the debug kernel too, unless CHECK_DEBUG=0):
@@ -170,7 +171,7 @@ done
 # run as one job of stage 3.
 build_checks() {
 	# lib/test_bpf.c's CLASSIC tests as cut from the tree.
-	make -s -C filters/testbpf check 2>&1 | grep -E '^(PASS|FAIL): ' || true
+	make -s -C filters/testbpf check 2>&1 | test_lines
 	local f p p5
 	for f in $DEFAULT_FLAVOURS; do
 		t "build: bench module for $f is W=1 warning-free" \
@@ -215,7 +216,7 @@ check_guest() {
 	if [ -f "$build/check-$a/diff-tcpdump.txt" ]; then
 		"$build/diff/pcapdiff" filters/diff/programs.dd filters/diff/packets.txt \
 			"$build/check-$a/diff-tcpdump.txt" "$a" > "$build/check-$a/pcapdiff.txt" 2>&1 || true
-		grep -E '^(PASS|FAIL): ' "$build/check-$a/pcapdiff.txt" || true
+		test_lines < "$build/check-$a/pcapdiff.txt"
 	else
 		fail "host($a): the guest wrote diff-tcpdump.txt for the libpcap comparison"
 	fi
