@@ -5,9 +5,13 @@
  *
  *   knob FILE VALUE     write VALUE (no trailing newline added)
  *   knob FILE -         write all of standard input in one write(2)
+ *   knob FILE VALUE FILE VALUE...
+ *                       the pairs in order, stopping at the first that
+ *                       fails (one process for a whole cell: a fork is
+ *                       expensive in a User-mode Linux or TCG guest)
  *
- * Exit status 0 on success; on failure prints "errno=NAME" on stdout and
- * exits 1.
+ * Exit status 0 on success; on failure prints "errno=NAME" on stdout
+ * ("FILE: errno=NAME" when given more than one pair) and exits 1.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -71,36 +75,52 @@ static char *read_all(size_t *len)
 	exit(2);
 }
 
-int main(int argc, char **argv)
+/* write_knob: one VALUE ("-": standard input) to FILE in one write(2). */
+static int write_knob(const char *file, const char *arg, const char *who)
 {
-	const char *val;
+	const char *val = arg;
 	size_t len;
 	ssize_t w;
 	int fd;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: knob FILE VALUE|-\n");
-		return 2;
-	}
-	if (!strcmp(argv[2], "-")) {
+	if (!strcmp(arg, "-"))
 		val = read_all(&len);
-	} else {
-		val = argv[2];
+	else
 		len = strlen(val);
-	}
-	fd = open(argv[1], O_WRONLY);
+	fd = open(file, O_WRONLY);
 	if (fd < 0) {
-		printf("errno=%s\n", errno_name(errno));
+		printf("%serrno=%s\n", who, errno_name(errno));
 		return 1;
 	}
 	w = write(fd, val, len);
 	if (w < 0) {
-		printf("errno=%s\n", errno_name(errno));
+		printf("%serrno=%s\n", who, errno_name(errno));
+		close(fd);
 		return 1;
 	}
 	if ((size_t)w != len) {
-		printf("errno=SHORT\n");
+		printf("%serrno=SHORT\n", who);
+		close(fd);
 		return 1;
 	}
 	return close(fd) ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	char who[512] = "";
+	int i;
+
+	if (argc < 3 || argc % 2 == 0) {
+		fprintf(stderr, "usage: knob FILE VALUE|- [FILE VALUE]...\n");
+		return 2;
+	}
+	for (i = 1; i < argc; i += 2) {
+		/* more than one pair: a failure names its file */
+		if (argc > 3)
+			snprintf(who, sizeof(who), "%s: ", argv[i]);
+		if (write_knob(argv[i], argv[i + 1], who))
+			return 1;
+	}
+	return 0;
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Host tests of the guest's shell helpers (lib.sh), run with the busybox
 # the guest runs: fold_jit_samples on a made-up perf report.
-# usage: tests.sh      prints PASS:/FAIL: lines
+# usage: tests.sh [TOOLS]   prints PASS:/FAIL: lines; with TOOLS (the
+#        host build of the guest tools) knob's pairs mode too
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 TEST_PREFIX="guest-lib: "
@@ -253,5 +254,24 @@ expect "kernel_reports: one line per KASAN, lockdep, UBSAN and WARN report, none
 		test \$(wc -l < '$tmp/reports') = 4 && ! grep -q 'bpf_bench: ' '$tmp/reports' && grep -q 'BUG: KASAN' '$tmp/reports'"
 PATH=$tmp/bin:$PATH sh -c ". '$here/lib.sh'; kernel_reports /dev/null" > "$tmp/none"
 expect "kernel_reports: a clean log has none" test ! -s "$tmp/none"
+
+# knob FILE VALUE FILE VALUE...: the pairs in order, one process per cell
+# (plan-check.sh); the first failure names its file and stops.
+if [ -n "${1:-}" ]; then
+	k=$1/knob
+	: > "$tmp/k1"; : > "$tmp/k2"; : > "$tmp/k3"
+	expect "knob: pairs: each file gets its value" \
+		sh -c "'$k' '$tmp/k1' new '$tmp/k2' 3 && test \"\$(cat '$tmp/k1')|\$(cat '$tmp/k2')\" = 'new|3'"
+	out=$(set +e; "$k" "$tmp/k1" old "$tmp/nodir/k" x "$tmp/k3" 1; echo "rc=$?")
+	expect "knob: pairs: a failing pair is named, exit 1" \
+		test "$out" = "$tmp/nodir/k: errno=ENOENT
+rc=1"
+	expect "knob: pairs: the pairs before it written, none after" \
+		test "$(cat "$tmp/k1")|$(cat "$tmp/k3")" = "old|"
+	expect "knob: one pair: errno without a file name" \
+		test "$("$k" "$tmp/nodir/k" x)" = "errno=ENOENT"
+	expect "knob: a file without a value is a usage error (exit 2)" \
+		sh -c "'$k' '$tmp/k1' a '$tmp/k2' 2> /dev/null; test \$? = 2"
+fi
 
 test_summary

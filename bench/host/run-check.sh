@@ -114,7 +114,7 @@ host_tests() {
 	t "host: shellcheck on every shell script" shellcheck -x \
 		$(find bench filters results plots kernel-patches .ci -type f \( -name '*.sh' -o -name run \) 2>/dev/null)
 	{
-		"$top/bench/guest/tests.sh"
+		"$top/bench/guest/tests.sh" "$build/tools"
 		# knobfuzz's model of the module's parsers, against the documented errors
 		"$build/tools/knobfuzz" -T
 		"$top/results/tests.sh" "$build/tools"
@@ -271,7 +271,7 @@ for j in $run_order; do
 	case "$j" in
 	# The debug kernel (KASAN, UBSAN, lockdep, kmemleak): its .config
 	# checked, booted with the short campaign (make fuzz: the long one).
-	debug) job "$j" "$here/debug-campaign.sh" "$top" "$build" check ;;
+	debug) job "$j" env DEBUG_BUILT=1 "$here/debug-campaign.sh" "$top" "$build" check ;;
 	check-*) job "$j" check_guest "${j#check-}" ;;
 	buildcheck) job "$j" build_checks ;;
 	perf32) job "$j" "$here/tests-foreign-perf.sh" "$top" "$build" "$build/obj-x86_64" ;;
