@@ -79,7 +79,7 @@ say "built in $build_s s ($(grep -o 'built x86_64 in [0-9]* s' "$log" || echo 'k
 
 # The detectors and the series really are in the kernel (kconfig drops
 # what it cannot satisfy; build-kernel.sh fails on that too).
-for o in KASAN KASAN_GENERIC KASAN_OUTLINE KASAN_VMALLOC UBSAN UBSAN_BOUNDS UBSAN_SHIFT \
+for o in KASAN KASAN_GENERIC KASAN_INLINE KASAN_VMALLOC UBSAN UBSAN_BOUNDS UBSAN_SHIFT \
 	PROVE_LOCKING LOCKDEP DEBUG_ATOMIC_SLEEP DEBUG_KMEMLEAK SLUB_DEBUG BUG \
 	BPF_JIT BPF_CLASSIC_INTERP BPF_CLASSIC_JIT BPF_CONVERT_2014; do
 	expect "debug: .config has CONFIG_$o=y" grep -qx "CONFIG_$o=y" "$obj/.config"
