@@ -48,7 +48,7 @@ finish() {
 		echo "[guest] no output disk found" >&2
 	fi
 	echo "[guest] plan $plan finished: $1"
-	# bench.exit=reboot (accels.conf cmdline): a kernel without ACPI
+	# bench.exit=reboot (flavours.conf cmdline): a kernel without ACPI
 	# cannot power an x86 machine off, only halt it; QEMU runs with
 	# -no-reboot, so a reboot ends it.
 	if [ "${BENCH_EXIT:-poweroff}" = reboot ]; then reboot -f; fi

@@ -75,7 +75,8 @@ else
 	exit 0
 fi
 build_s=$(($(date +%s) - s))
-say "built in $build_s s ($(grep -o 'built x86_64 in [0-9]* s' "$log" || echo 'kernel up to date'))"
+[ "${DEBUG_BUILT:-0}" = 1 ] ||
+	say "built in $build_s s ($(grep -o 'built x86_64 in [0-9]* s' "$log" || echo 'kernel up to date'))"
 
 # The detectors and the series really are in the kernel (kconfig drops
 # what it cannot satisfy; build-kernel.sh fails on that too).

@@ -32,7 +32,8 @@ if [ "$(accel_attr "$accel" debug || echo 0)" = 1 ]; then
 		exit 2 ;;
 	esac
 fi
-extra=$(accel_attr "$accel" cmdline || true)
+extra=$(flavour_attr "$(accel_flavour "$accel")" cmdline || true)
+extra="$extra${extra:+ }$(accel_attr "$accel" cmdline || true)"
 timeout=${TIMEOUT:-900}
 size=${GUEST_DISK_SIZE:-256M}
 
