@@ -147,9 +147,16 @@ fold_jit_samples() {
 # that can move a cell's median by far more than its within-run CI (UML
 # here: 24 vs 32 ns for the same cell in one boot), so a single run per
 # cell does not repeat across boots.
+# cell_prefix ENGINE FILTER PACKET SKBS TAG: sets id and prefix, the start
+# of a cell's result line (no subshell: plan-check.sh calls it per cell).
+cell_prefix() {
+	id=$5-$1-$2-$3-skbs$4
+	prefix="id=$id tag=$5 filter=$2 packet=$3"
+}
+
 run_cell() {
 	engine=$1 filter=$2 packet=$3 skbs=$4 tag=${5:-bench}
-	id=$tag-$engine-$filter-$packet-skbs$skbs
+	cell_prefix "$engine" "$filter" "$packet" "$skbs" "$tag"
 	expect=$(expected_verdict "$filter" "$packet") ||
 		{ say "no verdict for $filter/$packet"; return 1; }
 	rm -f /tmp/result.timed
@@ -170,7 +177,7 @@ run_cell() {
 			set_knob run 1 || return 1
 		fi
 		placement=$((placement + 1))
-		prefix="id=$id tag=$tag filter=$filter packet=$packet"
+		cell_prefix "$engine" "$filter" "$packet" "$skbs" "$tag"
 		[ "$placements" = 1 ] || prefix="$prefix placement=$placement placements=$placements"
 		gate=
 		[ "${BENCH_GATE:-0}" = 1 ] && gate=" gate_waits=$gate_waits"

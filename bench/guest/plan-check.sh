@@ -63,7 +63,9 @@ while read -r filter packet verdict; do
 				*) false ;;
 				esac; then
 				pass "$name"
-				echo "id=bench-$e-$filter-$packet-skbs$skbs tag=bench filter=$filter packet=$packet $line" >> "$out/cells.txt"
+				cell_prefix "$e" "$filter" "$packet" "$skbs" bench
+				# shellcheck disable=SC2154 # prefix: set by cell_prefix (lib.sh)
+				echo "$prefix $line" >> "$out/cells.txt"
 			else
 				fail "$name: ${err:-${line:-no result}}"
 			fi
