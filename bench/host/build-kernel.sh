@@ -52,7 +52,7 @@ base=${KCONFIG_BASE:-tinyconfig}
 # tenth of a cold x86_64 build here.  Naming the compiler's own LTO
 # plugin loads that one only; nm's output for non-LTO objects is the same.
 nm="${cross}nm"
-plugin=$(${cross}gcc -print-file-name=liblto_plugin.so)
+plugin=$("${cross}gcc" -print-file-name=liblto_plugin.so)
 [ ! -f "$plugin" ] || nm="$nm --plugin $plugin"
 
 kmake() {
