@@ -9,6 +9,7 @@
 #                wins, and is the one checked
 set -eu
 
+here=$(cd "$(dirname "$0")" && pwd)
 tree=$1 obj=$2 arch=$3 fragments=$4
 shift 4
 # Under a parallel make whose recipe is marked recursive ("+", the
@@ -46,14 +47,8 @@ if command -v ccache >/dev/null 2>&1; then
 	cc="ccache $cc" hostcc="ccache gcc"
 fi
 base=${KCONFIG_BASE:-tinyconfig}
-# binutils nm loads every plugin in /usr/lib/bfd-plugins; with clang installed
-# (llvm-14-linker-tools: LLVMgold) each nm maps libLLVM and takes 66 ms
-# instead of 8, and kbuild runs nm on every object (check-local-export): a
-# tenth of a cold x86_64 build here.  Naming the compiler's own LTO
-# plugin loads that one only; nm's output for non-LTO objects is the same.
-nm="${cross}nm"
-plugin=$("${cross}gcc" -print-file-name=liblto_plugin.so)
-[ ! -f "$plugin" ] || nm="$nm --plugin $plugin"
+# nm without the plugins of other compilers (a tenth of a build here)
+nm=$("$here/kernel-nm.sh" "$cross")
 
 kmake() {
 	make -s -C "$tree" O="$obj" ARCH="$arch" CC="$cc" HOSTCC="$hostcc" NM="$nm" \

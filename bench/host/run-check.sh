@@ -177,6 +177,19 @@ build_checks() {
 		t "build: bench module for $f is W=1 warning-free" \
 			sh -c "make -s -C '$build/obj-$f' ARCH=$(flavour_attr "$f" arch) $(flavour_attr "$f" cross | sed 's/^-$//; s/./CROSS_COMPILE=&/') M='$build/module-$f' W=1 clean modules 2>&1 | tee /dev/stderr | (! grep -q 'warning:')"
 	done
+	# build-kernel.sh's nm (kernel-nm.sh: gcc's LTO plugin only) must list
+	# what the toolchain's plain nm lists, on objects kbuild ran it on.
+	local cross nm o
+	for f in $DEFAULT_FLAVOURS; do
+		cross=$(flavour_attr "$f" cross | sed 's/^-$//')
+		nm=$("$here/kernel-nm.sh" "$cross")
+		for o in net/core/filter.o kernel/bpf/core.o; do
+			t "build: $f: kbuild's nm ($nm) lists $o's symbols as ${cross}nm does" \
+				sh -c "[ -s '$build/obj-$f/$o' ] && $nm '$build/obj-$f/$o' > '$build/nm-plugin.txt' &&
+					${cross}nm '$build/obj-$f/$o' > '$build/nm-plain.txt' &&
+					[ -s '$build/nm-plain.txt' ] && cmp -s '$build/nm-plain.txt' '$build/nm-plugin.txt'"
+		done
+	done
 	# checkpatch --strict on every patch; kernel-patches/checkpatch-exceptions
 	# lists the only reports accepted (upstream code a patch moves), and a
 	# report outside it must fail.
