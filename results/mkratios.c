@@ -10,21 +10,27 @@
  * -c NAME=VALUE (repeatable) adds a column NAME after accel with VALUE on
  * every row (the tables stage: kind, unit, cpu, kernel, config).
  *
- * FILE holds the "paired ..." lines of bench/guest/paired.sh (other lines
- * are ignored; "-" is standard input).  For each cell (filter, packet,
- * skbs) and each pair A/B whose engines both ran in it, every round gives
- * one ratio t_A / t_B of two samples taken back to back on the same skbs;
- * the row is the median of those ratios over all rounds and placements,
- * with the 95% distribution-free CI of that median (order statistics, the
- * rule of the module's medians).  A ratio above 1 means B is faster.
- * halfwidth_pct, half the CI's width in % of the ratio, is the smallest
- * difference the cell could tell apart; verdict is "no difference shown"
- * when the CI contains 1.
+ * Each FILE holds the "paired ..." lines of one boot (bench/guest/
+ * paired.sh; other lines are ignored; "-" is standard input).  For each
+ * cell (filter, packet, skbs) and each pair A/B whose engines both ran in
+ * it, every round gives one ratio t_A / t_B of two samples taken back to
+ * back on the same skbs, and a boot gives the median of its rounds'
+ * ratios.  The boot is the unit of replication (docs/statistics.md): with
+ * two or more FILEs the row's ratio is the geometric mean of the boots'
+ * medians with a 95% t-interval on their logs (n_boots - 1 degrees of
+ * freedom; ci_over=boots); with one FILE it is that boot's median with the
+ * distribution-free 95% CI of its rounds (ci_over=rounds: it holds for
+ * that boot only).  boot_min, boot_max: the range of the boots' medians;
+ * within_lo, within_hi: the order-statistics CI of every round of every
+ * boot pooled, as if rounds were independent (a diagnostic, not a result).
+ * A ratio above 1 means B is faster.  halfwidth_pct, half the CI's width
+ * in % of the ratio, is the smallest difference the cell could tell
+ * apart; verdict is "no difference shown" when the CI contains 1.
  *
  * Pairs: the -p list, else old/new, new/jit, old/jit, oldjit/jit,
  * old/oldjit, new2014/new, old/new2014 (those present in a cell).
- * -A prints each engine's median ns per call and its CI instead: the
- * absolute figures, which drift with the machine.
+ * -A prints each engine's ns per call instead, over boots as the ratios
+ * are: the absolute figures, which drift with the machine.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +38,7 @@
 #include <unistd.h>
 
 #include "paired.h"
+#include "stats.h"
 
 #define MAX_PAIRS 64
 #define EXTRA_MAX 4096
@@ -77,7 +84,7 @@ struct pair {
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: mkratios [-s] [-a ACCEL] [-c NAME=VALUE]... [-A | -p A/B ...] FILE...\n");
+	fprintf(stderr, "usage: mkratios [-s] [-a ACCEL] [-c NAME=VALUE]... [-A | -p A/B ...] BOOT_FILE...\n");
 	exit(2);
 }
 
@@ -98,81 +105,157 @@ static int parse_pair(const char *s, struct pair *p)
 	return strcmp(p->a, p->b) ? 0 : -1;
 }
 
-static void print_ci(const struct paired_stat *st, const char *fmt)
+static void print_ci(int has_ci, double lo, double hi, double level,
+		     const char *fmt)
 {
-	if (st->has_ci) {
+	if (has_ci) {
 		printf(",");
-		printf(fmt, st->lo);
+		printf(fmt, lo);
 		printf(",");
-		printf(fmt, st->hi);
-		printf(",%.1f", st->level);
+		printf(fmt, hi);
+		printf(",%.1f", level);
 	} else {
 		printf(",,,");
 	}
 }
 
-static void ratio_rows(const char *accel, const struct paired_cell *c,
-		       struct pair *pairs, int npairs, double *buf)
+/*
+ * The figures of cell @key over the boots (stats_over_boots): per round
+ * v_a / v_b, or v_a alone when @b is NULL.  @pool has room for every
+ * round of every boot, @n for a count per boot.
+ */
+static void row_figures(const struct paired_data *boots, int nboots,
+			const struct paired_cell *key, const char *a,
+			const char *b, double *pool, size_t *n,
+			struct stats_boots *rs)
 {
-	struct paired_stat st;
-	const char *verdict;
-	int i, a, b;
-	size_t k;
+	size_t k, at = 0;
+	int i, ia, ib;
 
-	for (i = 0; i < npairs; i++) {
-		a = paired_engine(c, pairs[i].a);
-		b = paired_engine(c, pairs[i].b);
-		if (a < 0 || b < 0)
+	for (i = 0; i < nboots; i++) {
+		const struct paired_cell *c = paired_find(&boots[i], key);
+
+		n[i] = 0;
+		if (!c)
 			continue;
-		pairs[i].used = 1;
+		ia = paired_engine(c, a);
+		ib = b ? paired_engine(c, b) : -1;
+		if (ia < 0 || (b && ib < 0))
+			continue;
 		for (k = 0; k < c->nrounds; k++)
-			buf[k] = c->rounds[k].v[a] / c->rounds[k].v[b];
-		paired_median_ci(buf, c->nrounds, &st);
-		printf("%s%s,%s,%s,%u,%s/%s,%.4f", accel, extra_row, c->filter, c->packet,
-		       c->skbs, pairs[i].a, pairs[i].b, st.median);
-		print_ci(&st, "%.4f");
-		if (!st.has_ci)
-			verdict = "no CI (fewer than 6 rounds)";
-		else if (st.lo <= 1.0 && st.hi >= 1.0)
-			verdict = "no difference shown";
-		else
-			verdict = st.median > 1.0 ? "faster" : "slower";
-		printf(",%zu", c->nrounds);
-		if (st.has_ci)
-			printf(",%.2f", 100.0 * (st.hi - st.lo) / 2 / st.median);
-		else
-			printf(",");
-		printf(",%s\n", verdict);
+			pool[at++] = b ? c->rounds[k].v[ia] / c->rounds[k].v[ib] :
+					 c->rounds[k].v[ia];
+		n[i] = c->nrounds;
+	}
+	stats_over_boots(pool, n, nboots, rs);
+}
+
+/* The columns every row ends with: boots, what the CI is over, diagnostics. */
+static void print_tail(const struct stats_boots *rs, const char *fmt)
+{
+	printf(",%d,%s,", rs->boots, rs->boots > 1 ? "boots" : "rounds");
+	printf(fmt, rs->boot_min);
+	printf(",");
+	printf(fmt, rs->boot_max);
+	if (rs->has_within) {
+		printf(",");
+		printf(fmt, rs->within_lo);
+		printf(",");
+		printf(fmt, rs->within_hi);
+		printf("\n");
+	} else {
+		printf(",,\n");
 	}
 }
 
-static void abs_rows(const char *accel, const struct paired_cell *c,
-		     double *buf)
+static void ratio_rows(const char *accel, const struct paired_data *boots,
+		       int nboots, const struct paired_cell *key,
+		       struct pair *pairs, int npairs, double *pool,
+		       size_t *n)
 {
-	struct paired_stat st;
-	size_t k;
+	struct stats_boots rs;
+	const char *verdict;
+	int i;
+
+	for (i = 0; i < npairs; i++) {
+		row_figures(boots, nboots, key, pairs[i].a, pairs[i].b, pool,
+			    n, &rs);
+		if (!rs.boots)
+			continue;
+		pairs[i].used = 1;
+		printf("%s%s,%s,%s,%u,%s/%s,%.4f", accel, extra_row, key->filter,
+		       key->packet, key->skbs, pairs[i].a, pairs[i].b, rs.value);
+		print_ci(rs.has_ci, rs.lo, rs.hi, rs.level, "%.4f");
+		if (!rs.has_ci)
+			verdict = rs.boots > 1 ? "no CI" : "no CI (fewer than 6 rounds)";
+		else if (rs.lo <= 1.0 && rs.hi >= 1.0)
+			verdict = "no difference shown";
+		else
+			verdict = rs.value > 1.0 ? "faster" : "slower";
+		printf(",%zu", rs.values);
+		if (rs.has_ci)
+			printf(",%.2f", 100.0 * (rs.hi - rs.lo) / 2 / rs.value);
+		else
+			printf(",");
+		printf(",%s", verdict);
+		print_tail(&rs, "%.4f");
+	}
+}
+
+static void abs_rows(const char *accel, const struct paired_data *boots,
+		     int nboots, const struct paired_cell *key, double *pool,
+		     size_t *n)
+{
+	struct stats_boots rs;
 	int e;
 
-	for (e = 0; e < c->nengines; e++) {
-		for (k = 0; k < c->nrounds; k++)
-			buf[k] = c->rounds[k].v[e];
-		paired_median_ci(buf, c->nrounds, &st);
-		printf("%s%s,%s,%s,%u,%s,%.3f", accel, extra_row, c->filter, c->packet,
-		       c->skbs, c->engine[e], st.median);
-		print_ci(&st, "%.3f");
-		printf(",%zu\n", c->nrounds);
+	for (e = 0; e < key->nengines; e++) {
+		row_figures(boots, nboots, key, key->engine[e], NULL, pool, n,
+			    &rs);
+		printf("%s%s,%s,%s,%u,%s,%.3f", accel, extra_row, key->filter,
+		       key->packet, key->skbs, key->engine[e], rs.value);
+		print_ci(rs.has_ci, rs.lo, rs.hi, rs.level, "%.3f");
+		printf(",%zu", rs.values);
+		print_tail(&rs, "%.3f");
 	}
+}
+
+/* Each cell of @boots once, in the order the boots first name them. */
+static int cell_keys(const struct paired_data *boots, int nboots,
+		     struct paired_data *keys)
+{
+	struct paired_cell *c;
+	size_t k;
+	int i;
+
+	for (i = 0; i < nboots; i++) {
+		for (k = 0; k < boots[i].ncells; k++) {
+			if (paired_find(keys, &boots[i].cells[k]))
+				continue;
+			c = realloc(keys->cells, (keys->ncells + 1) * sizeof(*c));
+			if (!c)
+				return -1;
+			keys->cells = c;
+			c[keys->ncells] = boots[i].cells[k];
+			c[keys->ncells].rounds = NULL;
+			c[keys->ncells].nrounds = c[keys->ncells].cap = 0;
+			keys->ncells++;
+		}
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	struct pair pairs[MAX_PAIRS];
 	const char *accel = "unknown";
-	struct paired_data d = { 0 };
-	int npairs = 0, absolute = 0, explicit, opt, i, ret = 0;
-	size_t k, most = 0;
+	struct paired_data *boots, keys = { 0 };
+	int npairs = 0, absolute = 0, strict = 0, explicit, opt, i, nboots;
+	int ret = 0;
+	size_t k, total = 0;
+	double *pool;
+	size_t *nb;
 	char err[512];
-	double *buf;
 	FILE *f;
 
 	while ((opt = getopt(argc, argv, "a:Ac:p:s")) != -1) {
@@ -191,7 +274,7 @@ int main(int argc, char **argv)
 			absolute = 1;
 			break;
 		case 's':
-			d.strict = 1;
+			strict = 1;
 			break;
 		case 'p':
 			if (npairs == MAX_PAIRS) {
@@ -212,6 +295,12 @@ int main(int argc, char **argv)
 	}
 	if (optind == argc || (absolute && npairs))
 		usage();
+	nboots = argc - optind;
+	if (nboots > STATS_MAX_BOOTS) {
+		fprintf(stderr, "mkratios: %d boots, at most %d\n", nboots,
+			STATS_MAX_BOOTS);
+		return 2;
+	}
 	explicit = npairs > 0;
 	if (!npairs && !absolute) {
 		for (i = 0; i < (int)(sizeof(default_pairs) / sizeof(*default_pairs)); i++)
@@ -219,44 +308,53 @@ int main(int argc, char **argv)
 				return 2;
 	}
 
-	for (i = optind; i < argc; i++) {
-		f = strcmp(argv[i], "-") ? fopen(argv[i], "r") : stdin;
+	boots = calloc(nboots, sizeof(*boots));
+	if (!boots) {
+		fprintf(stderr, "mkratios: out of memory\n");
+		return 1;
+	}
+	for (i = 0; i < nboots; i++) {
+		const char *name = argv[optind + i];
+
+		f = strcmp(name, "-") ? fopen(name, "r") : stdin;
 		if (!f) {
-			perror(argv[i]);
+			perror(name);
 			return 1;
 		}
-		if (paired_read(f, argv[i], &d, err, sizeof(err))) {
+		boots[i].strict = strict;
+		if (paired_read(f, name, &boots[i], err, sizeof(err))) {
 			fprintf(stderr, "mkratios: %s\n", err);
 			return 1;
 		}
 		if (f != stdin)
 			fclose(f);
+		if (!boots[i].ncells) {
+			fprintf(stderr, "mkratios: no paired rounds in %s\n", name);
+			return 1;
+		}
+		for (k = 0; k < boots[i].ncells; k++)
+			total += boots[i].cells[k].nrounds;
 	}
-	if (!d.ncells) {
-		fprintf(stderr, "mkratios: no paired rounds in %s%s\n", argv[optind],
-			argc - optind > 1 ? " ..." : "");
-		return 1;
-	}
-	for (k = 0; k < d.ncells; k++)
-		if (d.cells[k].nrounds > most)
-			most = d.cells[k].nrounds;
-	buf = malloc(most * sizeof(*buf));
-	if (!buf) {
+	pool = malloc((total + 1) * sizeof(*pool));
+	nb = calloc(nboots, sizeof(*nb));
+	if (!pool || !nb || cell_keys(boots, nboots, &keys)) {
 		fprintf(stderr, "mkratios: out of memory\n");
 		return 1;
 	}
 
 	if (absolute)
-		printf("accel%s,filter,packet,skbs,engine,median,ci_lo,ci_hi,ci_level,samples\n",
+		printf("accel%s,filter,packet,skbs,engine,median,ci_lo,ci_hi,ci_level,samples",
 		       extra_head);
 	else
-		printf("accel%s,filter,packet,skbs,pair,ratio,ci_lo,ci_hi,ci_level,rounds,halfwidth_pct,verdict\n",
+		printf("accel%s,filter,packet,skbs,pair,ratio,ci_lo,ci_hi,ci_level,rounds,halfwidth_pct,verdict",
 		       extra_head);
-	for (k = 0; k < d.ncells; k++) {
+	printf(",boots,ci_over,boot_min,boot_max,within_lo,within_hi\n");
+	for (k = 0; k < keys.ncells; k++) {
 		if (absolute)
-			abs_rows(accel, &d.cells[k], buf);
+			abs_rows(accel, boots, nboots, &keys.cells[k], pool, nb);
 		else
-			ratio_rows(accel, &d.cells[k], pairs, npairs, buf);
+			ratio_rows(accel, boots, nboots, &keys.cells[k], pairs,
+				   npairs, pool, nb);
 	}
 	/* a pair asked for by name that no cell ran is an error */
 	for (i = 0; explicit && i < npairs; i++) {
@@ -266,7 +364,11 @@ int main(int argc, char **argv)
 			ret = 1;
 		}
 	}
-	free(buf);
-	paired_free(&d);
+	free(pool);
+	free(nb);
+	free(keys.cells);
+	for (i = 0; i < nboots; i++)
+		paired_free(&boots[i]);
+	free(boots);
 	return ret;
 }

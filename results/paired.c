@@ -72,6 +72,21 @@ int paired_engine(const struct paired_cell *c, const char *name)
 	return -1;
 }
 
+const struct paired_cell *paired_find(const struct paired_data *d,
+				      const struct paired_cell *key)
+{
+	size_t i;
+
+	for (i = 0; i < d->ncells; i++) {
+		const struct paired_cell *c = &d->cells[i];
+
+		if (c->skbs == key->skbs && !strcmp(c->filter, key->filter) &&
+		    !strcmp(c->packet, key->packet))
+			return c;
+	}
+	return NULL;
+}
+
 static struct paired_cell *find_cell(struct paired_data *d, const char *filter,
 				     const char *packet, unsigned int skbs)
 {

@@ -45,6 +45,9 @@ struct paired_data {
 int paired_read(FILE *f, const char *name, struct paired_data *d,
 		char *err, size_t errlen);
 void paired_free(struct paired_data *d);
+/* The cell of @d with @key's filter, packet and skbs, or NULL. */
+const struct paired_cell *paired_find(const struct paired_data *d,
+				      const struct paired_cell *key);
 /* Index of engine @name in @c, or -1. */
 int paired_engine(const struct paired_cell *c, const char *name);
 

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stats.h"
 
@@ -106,4 +107,87 @@ double stats_spread(const double *v, int n)
 double stats_ratio(double a, double b)
 {
 	return b > 0 ? a / b : NAN;
+}
+
+/* Two-sided 95% quantiles of Student's t, df = 1..30. */
+static const double t975[] = {
+	12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+	2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+	2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+};
+
+double stats_t975(int df)
+{
+	const double z = 1.959964;
+	double d = df;
+
+	if (df < 1)
+		return NAN;
+	if (df <= (int)(sizeof(t975) / sizeof(*t975)))
+		return t975[df - 1];
+	/* Cornish-Fisher expansion: within 0.001 of the exact value above 30 */
+	return z + (z * z * z + z) / (4 * d) +
+	       (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * d * d);
+}
+
+int stats_logmean_ci(const double *v, int n, double *mean, double *lo,
+		     double *hi)
+{
+	double l[STATS_MAX_BOOTS], m, h;
+	int i;
+
+	*mean = NAN;
+	if (n < 1 || n > STATS_MAX_BOOTS)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (!(v[i] > 0))
+			return 0;
+		l[i] = log(v[i]);
+	}
+	m = stats_mean(l, n);
+	*mean = exp(m);
+	if (n < 2)
+		return 0;
+	h = stats_t975(n - 1) * stats_stddev(l, n) / sqrt(n);
+	*lo = exp(m - h);
+	*hi = exp(m + h);
+	return 1;
+}
+
+void stats_over_boots(double *v, const size_t *n, int nboots,
+		      struct stats_boots *o)
+{
+	double med[STATS_MAX_BOOTS], m, lo, hi, level;
+	size_t at = 0;
+	int i, ci;
+
+	memset(o, 0, sizeof(*o));
+	for (i = 0; i < nboots && i < STATS_MAX_BOOTS; i++) {
+		if (!n[i])
+			continue;
+		ci = stats_median_ci(v + at, (int)n[i], &m, &lo, &hi, &level);
+		at += n[i];
+		if (!o->boots || m < o->boot_min)
+			o->boot_min = m;
+		if (!o->boots || m > o->boot_max)
+			o->boot_max = m;
+		if (!o->boots) {
+			o->value = m;
+			o->has_ci = ci;
+			o->lo = ci ? lo : 0;
+			o->hi = ci ? hi : 0;
+			o->level = ci ? level : 0;
+		}
+		med[o->boots++] = m;
+	}
+	o->values = at;
+	if (!o->boots)
+		return;
+	o->has_within = stats_median_ci(v, (int)at, &m, &o->within_lo,
+					&o->within_hi, &level);
+	if (o->boots > 1) {
+		o->has_ci = stats_logmean_ci(med, o->boots, &o->value, &o->lo,
+					     &o->hi);
+		o->level = 95.0;
+	}
 }

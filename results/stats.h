@@ -34,4 +34,40 @@ double stats_spread(const double *v, int n);
 /* a / b, or NAN when b is not positive. */
 double stats_ratio(double a, double b);
 
+/*
+ * Over boots (the unit of replication, docs/statistics.md): at most
+ * STATS_MAX_BOOTS summaries of one boot each.
+ */
+#define STATS_MAX_BOOTS	1024
+/* The two-sided 95% quantile of Student's t with @df degrees of freedom. */
+double stats_t975(int df);
+/*
+ * The geometric mean of @v[0..n-1] (all > 0) and its 95% t-interval on the
+ * logs, n - 1 degrees of freedom.  Returns 1 and sets *lo, *hi when n >= 2;
+ * else 0 (*mean still set for n = 1; NAN for no or a non-positive value).
+ */
+int stats_logmean_ci(const double *v, int n, double *mean, double *lo,
+		     double *hi);
+
+/* A figure formed over boots (stats_over_boots). */
+struct stats_boots {
+	int boots;		/* boots with at least one value */
+	size_t values;		/* values of every boot */
+	int has_ci, has_within;
+	double value, lo, hi, level;	/* the result and its CI (level %) */
+	double boot_min, boot_max;	/* the range of the boots' medians */
+	double within_lo, within_hi;	/* every value pooled (a diagnostic) */
+};
+/*
+ * The estimator of every timed figure: @v holds the values of boot 0
+ * (n[0] of them), then of boot 1, ... (nboots boots, at most
+ * STATS_MAX_BOOTS).  Each boot is summarised by its median; with two or
+ * more boots the result is their geometric mean with the 95% t-interval on
+ * the logs (stats_logmean_ci), with one boot its median and the order-
+ * statistics CI of its values.  within_* is the order-statistics CI of all
+ * values pooled, as if every value were independent.  Sorts @v.
+ */
+void stats_over_boots(double *v, const size_t *n, int nboots,
+		      struct stats_boots *o);
+
 #endif

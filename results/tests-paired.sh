@@ -105,15 +105,48 @@ check_known 6 3.5000 1.0000 6.0000 96.8
 check_known 7 4.0000 1.0000 7.0000 98.4
 check_known 21 11.0000 6.0000 16.0000 97.3
 check_known 100 50.5000 40.0000 61.0000 95.0
-expect "n=5: no CI (fewer than 6 rounds)" grep -q ',no CI (fewer than 6 rounds)$' "$tmp/k5.csv"
+expect "n=5: no CI (fewer than 6 rounds)" grep -q ',no CI (fewer than 6 rounds),' "$tmp/k5.csv"
 known 6 > "$tmp/inv.txt"
 expect "a pair is a list entry: new/old is the inverse" \
 	sh -c "'$mkratios' -p new/old '$tmp/inv.txt' | grep -q ',new/old,0.2917,'"
 # absolute medians: new is 10 in every round
 expect "-A: per-engine medians" \
-	sh -c "'$mkratios' -a icount -A '$tmp/inv.txt' | grep -q '^icount,f,p,1,new,10.000,10.000,10.000,96.8,6$'"
+	sh -c "'$mkratios' -a icount -A '$tmp/inv.txt' | grep -q '^icount,f,p,1,new,10.000,10.000,10.000,96.8,6,1,rounds,10.000,10.000,10.000,10.000$'"
 
-# 4. malformed input: an error naming file and line, non-zero exit
+# 4. the boot is the unit of replication: one file per boot.  Boots whose
+# rounds all give 0.50, 0.55 and 0.45: the ratio is their geometric mean
+# 0.4983, the CI the t-interval (2 df, t = 4.303) on their logs,
+# [0.3883, 0.6395]; the pooled rounds' CI (a diagnostic) is far narrower.
+for b in 1 2 3; do
+	rounds fprog1 1 0 9 "$(echo "$b" | awk '{ print $1 == 1 ? 0.50 : $1 == 2 ? 0.55 : 0.45 }')" 1 1 0 > "$tmp/boot$b.txt"
+done
+"$mkratios" -p old/new "$tmp/boot1.txt" "$tmp/boot2.txt" "$tmp/boot3.txt" > "$tmp/boots.csv"
+expect "boots: the geometric mean of the boots' medians" near "$(field "$tmp/boots.csv" old/new ratio)" 0.4983 0.0002
+expect "boots: the t-interval on the logs, low end" near "$(field "$tmp/boots.csv" old/new ci_lo)" 0.3883 0.0003
+expect "boots: the t-interval on the logs, high end" near "$(field "$tmp/boots.csv" old/new ci_hi)" 0.6395 0.0003
+expect "boots: ci_over=boots, 3 boots, 27 rounds" \
+	sh -c "[ '$(field "$tmp/boots.csv" old/new ci_over)' = boots ] && [ '$(field "$tmp/boots.csv" old/new boots)' = 3 ] && [ '$(field "$tmp/boots.csv" old/new rounds)' = 27 ]"
+expect "boots: the range of the boots' medians" \
+	sh -c "[ '$(field "$tmp/boots.csv" old/new boot_min)' = 0.4500 ] && [ '$(field "$tmp/boots.csv" old/new boot_max)' = 0.5500 ]"
+expect "one boot: ci_over=rounds" sh -c "'$mkratios' '$tmp/boot1.txt' | grep -q ',1,rounds,0.5000,0.5000,0.5000,0.5000$'"
+# The estimator's coverage on 1000 synthetic runs of 8 boots x 60 rounds:
+# a per-boot factor exp(N(0, 8%)), round noise 3%.  The CI over boots must
+# cover the true ratio in >= 93% of the runs; the CI of the pooled rounds
+# (rounds taken as independent, the method before boots) in < 50%.
+if line=$("$tools/simboots" -r 1000 -b 8 -n 60 -s 0.08 -w 0.03 -t 0.48 -S 1); then
+	cov=$(echo "$line" | sed -n 's/.* over_boots=\([0-9.]*\) .*/\1/p')
+	pooled=$(echo "$line" | sed -n 's/.* pooled=\([0-9.]*\) .*/\1/p')
+	expect "simulated: the CI over boots covers the true ratio in >= 93% of 1000 runs ($cov)" \
+		awk -v c="$cov" 'BEGIN { exit !(c != "" && c >= 0.93) }'
+	expect "simulated: the pooled-rounds CI covers it in < 50% ($pooled)" \
+		awk -v c="$pooled" 'BEGIN { exit !(c != "" && c < 0.50) }'
+else
+	fail "simulated: simboots failed"
+fi
+expect "simulated: another seed, 5 boots: >= 93%" sh -c "'$tools/simboots' -b 5 -S 99 | awk '{ sub(/.*over_boots=/, \"\"); exit !(\$1 + 0 >= 0.93) }'"
+expect "simboots refuses one boot" sh -c "! '$tools/simboots' -b 1 2> /dev/null"
+
+# 5. malformed input: an error naming file and line, non-zero exit
 bad() { # NAME LINE MESSAGE_PART
 	{ known 6; echo "$2"; } > "$tmp/bad.txt"
 	if "$mkratios" "$tmp/bad.txt" > /dev/null 2> "$tmp/err"; then
