@@ -7,6 +7,18 @@ FILTERS=/bench/filters
 
 say() { echo "[guest] $*" >&2; }
 
+# layout_seed: what a boot fixes, varied on purpose (docs/statistics.md).
+# BENCH_SEED=S (run-bench.sh draws one per boot and records it in the
+# boot's host.txt) holds S mod 1024 pages in a file of the initramfs (in
+# memory) before the module is loaded, so that the pages of the module's
+# text and of everything it then allocates come from further on; the seed
+# goes into meta.txt.  No seed: nothing is held.
+layout_seed() {
+	[ -n "${BENCH_SEED:-}" ] || return 0
+	pages=$((BENCH_SEED % 1024))
+	[ "$pages" = 0 ] || dd if=/dev/zero of=/layout-pad bs=4096 count="$pages" 2> /dev/null
+}
+
 load_bench_module() {
 	insmod /bench/modules/bpf_bench.ko
 	[ -d "$KNOBS" ] || { say "bpf_bench loaded but $KNOBS is missing"; return 1; }
@@ -285,6 +297,7 @@ write_meta() {
 		echo "clocksource=$(cat $cs/current_clocksource 2>/dev/null || echo unknown)"
 		echo "clocksources=$(cat $cs/available_clocksource 2>/dev/null | tr ' ' ,)"
 		echo "bpf_jit_enable=$(cat /proc/sys/net/core/bpf_jit_enable 2>/dev/null || echo none)"
+		echo "seed=${BENCH_SEED:-}"
 	} > "$1"
 }
 

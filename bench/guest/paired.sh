@@ -31,3 +31,43 @@ paired_cell() {
 		placement=$((placement + 1))
 	done
 }
+
+# paired_cells OUT ENGINES PACKET FILTER...: the table's paired cells (1 and
+# 10000 skbs; BENCH_SKBS narrows or widens them) of ENGINES (every engine
+# that runs a program when empty: not the loop-only baseline, registry
+# checker none) into OUT.  BENCH_ROUNDS, BENCH_PAIRED_PLACEMENTS: rounds
+# per placement and placements per cell (default 30, 3; accels.conf sets
+# them per accelerator); BENCH_PAIRED_SAMPLE_US: the sample length in the
+# rounds (default: the module's): short samples, many rounds, so that the
+# engines of a round see the same moment of the machine.  Its variables
+# are pc_*: the plans' own (out, engines, f, s) are left alone.
+paired_cells() {
+	pc_out=$1 pc_engines=$2 pc_packet=$3
+	shift 3
+	if [ -z "$pc_engines" ]; then
+		# shellcheck disable=SC2013 # the knob is one line of words
+		for pc_e in $(cat "$KNOBS/engines"); do
+			[ "$(engine_attr "$pc_e" checker 6.1)" = none ] ||
+				pc_engines=${pc_engines:+$pc_engines,}$pc_e
+		done
+	fi
+	: > "$pc_out"
+	case $pc_engines in
+	*,*) ;;
+	*) say "paired cells: fewer than two engines ($pc_engines), none"; return 0 ;;
+	esac
+	pc_us=$(cat "$KNOBS/sample_us")
+	if [ -n "${BENCH_PAIRED_SAMPLE_US:-}" ]; then
+		set_knob sample_us "$BENCH_PAIRED_SAMPLE_US" || return 1
+	fi
+	for pc_f in "$@"; do
+		for pc_s in $(echo "${BENCH_SKBS:-1,10000}" | tr ',' ' '); do
+			case $pc_s in 1 | 10000) ;; *) continue ;; esac
+			say "paired cell: filter=$pc_f skbs=$pc_s engines=$pc_engines"
+			paired_cell "$pc_f" "$pc_packet" "$pc_s" "$pc_engines" \
+				"${BENCH_ROUNDS:-30}" "${BENCH_PAIRED_PLACEMENTS:-3}" \
+				>> "$pc_out" || return 1
+		done
+	done
+	set_knob sample_us "$pc_us"
+}

@@ -19,12 +19,9 @@
 #   BENCH_PAIRED   0: no paired cells (default 1): after the per-engine
 #                  cells, every engine but baseline measured in interleaved
 #                  rounds on the table's cells (paired.sh) into $out/paired.txt
-#   BENCH_ROUNDS, BENCH_PAIRED_PLACEMENTS  rounds per placement and
-#                  placements per paired cell (default 30, 3; accels.conf
-#                  sets them per accelerator)
-#   BENCH_PAIRED_SAMPLE_US  sample length in the paired rounds (default: the
-#                  cells'); short samples, many rounds: the engines of a round
-#                  see the same moment of the machine
+#   BENCH_ROUNDS, BENCH_PAIRED_PLACEMENTS, BENCH_PAIRED_SAMPLE_US
+#                  the paired cells' rounds (paired.sh, paired_cells)
+#   BENCH_SEED     the boot's layout seed (lib.sh, layout_seed)
 set -eu
 out=$1
 # shellcheck source=/dev/null
@@ -35,6 +32,7 @@ out=$1
 . /bench/paired.sh
 
 export PERF_OUT="$out/perf"
+layout_seed
 load_bench_module
 perf_setup
 wait_clocksource
@@ -78,32 +76,11 @@ for e in $engines; do
 	done
 done
 
-# Paired cells: every engine that runs a program (not the loop-only
-# baseline: registry checker none), interleaved in rounds on the same skbs
-# (paired.sh); results/mkratios makes the ratios.
+# Paired cells: every engine that runs a program, interleaved in rounds on
+# the same skbs (paired.sh); results/mkratios makes the ratios.
 if [ "${BENCH_PAIRED:-1}" != 0 ]; then
-	paired=
-	for e in $engines; do
-		[ "$(engine_attr "$e" checker 6.1)" = none ] || paired=${paired:+$paired,}$e
-	done
-	: > "$out/paired.txt"
-	case $paired in
-	*,*)
-		cells_us=$(cat "$KNOBS/sample_us")
-		if [ -n "${BENCH_PAIRED_SAMPLE_US:-}" ]; then
-			set_knob sample_us "$BENCH_PAIRED_SAMPLE_US" || exit 1
-		fi
-		for f in $filters; do
-			for s in 1 10000; do
-				say "paired cell: filter=$f skbs=$s engines=$paired"
-				paired_cell "$f" "$packet" "$s" "$paired" \
-					"${BENCH_ROUNDS:-30}" "${BENCH_PAIRED_PLACEMENTS:-3}" \
-					>> "$out/paired.txt"
-			done
-		done
-		set_knob sample_us "$cells_us" || exit 1 ;;
-	*) say "paired cells: fewer than two engines ($paired), none" ;;
-	esac
+	# shellcheck disable=SC2086 # the filters are words
+	paired_cells "$out/paired.txt" "" "$packet" $filters || exit 1
 fi
 
 # Cross-check: test_bpf's 100-byte packet through our harness and through

@@ -9,6 +9,8 @@
 #   accel_unit ACCEL      unit of the per-call figures
 #   accel_kind ACCEL      hardware | counted | emulated (accels.conf's kinds)
 #   accel_plan_args ACCEL plan options it defaults to (BENCH_ARGS override)
+#   accel_boots ACCEL     boots make bench gives it
+#   accel_unusable ACCEL  why it cannot run here (its needs), or fails
 #   accel_host_txt ACCEL  the host.txt lines the records give (mkcsv)
 #   flavour_kernel BUILD FLAVOUR   the kernel image a flavour boots
 #   accel_boot ACCEL KERNEL INITRD DISK CMDLINE
@@ -102,6 +104,20 @@ accel_flavour() { accel_attr "$1" flavour; }
 accel_unit() { accel_attr "$1" unit; }
 accel_kind() { accel_attr "$1" kind; }
 accel_plan_args() { accel_attr "$1" plan_args || true; }
+# accel_boots ACCEL: how many boots make bench gives it (BOOTS, else the
+# record's boots, else 1): the unit of replication (docs/statistics.md).
+accel_boots() { echo "${BOOTS:-$(accel_attr "$1" boots || echo 1)}"; }
+# accel_unusable ACCEL: why ACCEL cannot run here (its record's needs is
+# not a writable path), on stdout; fails when nothing is in the way.
+accel_unusable() {
+	needs=$(accel_attr "$1" needs || true)
+	[ -n "$needs" ] && [ ! -w "$needs" ] || return 1
+	if [ -e "$needs" ]; then
+		echo "$1 needs $needs, which this user cannot open for writing"
+	else
+		echo "$1 needs $needs, which this machine does not have"
+	fi
+}
 
 flavour_kernel() {
 	image=$(flavour_attr "$2" image) || return 1
@@ -180,12 +196,11 @@ accel_auto() {
 		rule=$(accel_attr "$a" auto || echo never)
 		case "$rule" in
 		probe)
-			needs=$(accel_attr "$a" needs || true)
-			if { [ -z "$needs" ] || [ -w "$needs" ]; } && "$1" "$a"; then
+			if ! accel_unusable "$a" > /dev/null && "$1" "$a"; then
 				echo "[bench] $a: probe boot succeeded ($(accel_kind "$a"), $(accel_unit "$a"))" >&2
 				picked="$picked $a"
 			else
-				echo "[bench] $a unusable here (${needs:+no writable $needs, or }a probe boot failed within ${PROBE_TIMEOUT:-30}s)" >&2
+				echo "[bench] $a unusable here ($(accel_unusable "$a" || echo "a probe boot failed within ${PROBE_TIMEOUT:-30}s"))" >&2
 			fi ;;
 		always) picked="$picked $a" ;;
 		unless:*)

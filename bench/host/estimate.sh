@@ -2,10 +2,11 @@
 # Before make bench builds anything: how long the run will take, from the
 # times measured on a 2-core machine and kept in the records (flavours.conf
 # build_s: a clean kernel build with an empty ccache; accels.conf guest_s:
-# one boot of the bench plan with its defaults).  A flavour already built
-# costs (almost) nothing; REPEAT multiplies the guest phase.
+# one boot of the bench plan with its defaults, boot_s: each further boot
+# of the paired plan).  A flavour already built costs (almost) nothing;
+# REPEAT multiplies the guest phase.
 #
-# usage: estimate.sh BUILD     env: ACCEL, ARCHES, REPEAT (as make bench)
+# usage: estimate.sh BUILD     env: ACCEL, ARCHES, REPEAT, BOOTS (as make bench)
 set -eu
 
 build=$1
@@ -39,9 +40,11 @@ for a in $list; do
 	f=$(accel_flavour "$a")
 	case " $flavours " in *" $f "*) ;; *) flavours="$flavours $f" ;; esac
 	s=$(accel_attr "$a" guest_s 2> /dev/null || true)
+	nb=$(accel_boots "$a")
+	case "$nb" in '' | *[!0-9]*) nb=1 ;; esac
 	if [ -n "$s" ]; then
-		s=$((s * repeat))
-		guests="$guests, $a ~$(((s + 59) / 60)) min$maybe"
+		s=$(((s + (nb - 1) * $(accel_attr "$a" boot_s 2> /dev/null || echo 0)) * repeat))
+		guests="$guests, $a$( [ "$nb" = 1 ] || echo " ($nb boots)") ~$(((s + 59) / 60)) min$maybe"
 		total=$((total + s))
 	else
 		guests="$guests, $a (no estimate)$maybe"

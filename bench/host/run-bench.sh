@@ -14,6 +14,12 @@
 #        BENCH_ARGS="bench.samples=21 bench.sample_us=20000 ..." (to the plan;
 #        the options and their ranges: bench/args.conf)
 #        RESULTS_DIR  where the run directories go (default TOP/results)
+#        BOOTS  boots of every accelerator (default: its accels.conf boots,
+#               1 where it has none).  The first boot runs the bench plan,
+#               the others the paired plan into ACCEL/boot-K/; each boot
+#               gets a layout seed of its own (bench.seed, recorded in its
+#               host.txt; a bench.seed in BENCH_ARGS fixes it for all).
+#               The ratios are formed over the boots (docs/statistics.md).
 #
 # A run that does not get to the end (a boot fails, hangs or panics, the
 # tables stage fails, an interrupt) is marked incomplete: RUN/INCOMPLETE
@@ -37,11 +43,20 @@ initrd_of() { echo "$build/initramfs-$(accel_flavour "$1").cpio.gz"; }
 # Bad input is refused here, before anything is built or booted.
 repeat=${REPEAT:-1}
 case "$repeat" in '' | *[!0-9]* | 0) die "REPEAT=$repeat: must be a positive number" ;; esac
+boots=${BOOTS:-1}
+case "$boots" in '' | *[!0-9]* | 0*) boots=x ;; esac
+if [ "$boots" = x ] || [ "${#boots}" -gt 4 ] || [ "$boots" -gt 1024 ]; then
+	die "BOOTS=${BOOTS:-}: must be a number from 1 to 1024"
+fi
 if [ "$accel" != auto ]; then
 	[ -n "$(echo "$accel" | tr -d ' ')" ] || die "ACCEL is empty (auto, or some of: $ACCELS)"
 	for a in $accel; do
 		accel_kind "$a" > /dev/null 2>&1 ||
 			die "unknown accelerator '$a' in ACCEL (known: auto $ACCELS)"
+	done
+	# Named explicitly but cannot run here: say so before anything is built.
+	for a in $accel; do
+		why=$(accel_unusable "$a") && die "ACCEL=$a: $why (leave ACCEL unset: auto picks what runs here)"
 	done
 fi
 why=$(arches_check) || die "$why"
@@ -111,31 +126,60 @@ done
 	echo "accels=$accel"
 	echo "arches=${ARCHES:-$ALL_ARCHES}"
 	echo "repeat=${REPEAT:-1}"
+	echo "boots=$(for a in $accel; do printf '%s:%s ' "$a" "$(accel_boots "$a")"; done | sed 's/ $//')"
 	echo "bench_args=${BENCH_ARGS:-}"
 } > "$dir/run.txt"
 
-# run_plan DIR ACCEL: one boot of the bench plan into DIR/ACCEL.
-run_plan() {
+# The boot's layout seed: BENCH_ARGS's bench.seed, else a random one.
+boot_seed() {
+	fixed=$(echo " ${BENCH_ARGS:-} " | sed -n 's/.* bench\.seed=\([0-9]*\) .*/\1/p')
+	echo "${fixed:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
+}
+
+# boot DIR ACCEL PLAN [SEED]: one boot of PLAN into DIR.
+boot() {
 	f=$(accel_flavour "$2")
-	step="the $2 boot (plan bench)" boot_dir=$1/$2
-	mkdir -p "$1/$2"
+	step="the $2 boot (plan $3)" boot_dir=$1
+	mkdir -p "$1"
 	{
 		accel_host_txt "$2"
 		echo "config_hash=$(sha1sum < "$build/obj-$f/.config" | cut -c1-12)"
 		echo "pinned_cpu=$(accel_pin "$2")"
+		echo "seed=${4:-}"
 		# UML runs on the host CPU but its /proc/cpuinfo does not say which.
 		if [ "$(flavour_attr "$f" host_cpu || true)" = 1 ]; then
 			echo "cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) (host)"
 		fi
-	} > "$1/$2/host.txt"
-	host_control "$1/$2" "$2" before
+	} > "$1/host.txt"
 	# Both lists are split into kernel arguments on purpose.
 	# shellcheck disable=SC2046,SC2086
-	"$here/run-guest.sh" "$2" bench "$1/$2" "$(kernel_of "$2")" "$(initrd_of "$2")" \
-		$(accel_plan_args "$2") ${BENCH_ARGS:-}
-	"$here/disasm-images.sh" "$1/$2" "$(flavour_attr "$f" disasm || true)"
-	host_control "$1/$2" "$2" after
+	"$here/run-guest.sh" "$2" "$3" "$1" "$(kernel_of "$2")" "$(initrd_of "$2")" \
+		$(accel_plan_args "$2") ${4:+bench.seed=$4} ${BENCH_ARGS:-}
 	boot_dir=""
+}
+
+# run_plan DIR ACCEL: the boots of ACCEL into DIR/ACCEL: the bench plan,
+# then (accel_boots) the paired plan into DIR/ACCEL/boot-2, boot-3, ...
+run_plan() {
+	nb=$(accel_boots "$2")
+	seed=
+	[ "$nb" = 1 ] || seed=$(boot_seed)
+	[ "$nb" = 1 ] || echo "[bench] $2 boot 1/$nb: plan bench, seed $seed"
+	mkdir -p "$1/$2"
+	host_control "$1/$2" "$2" before
+	t0=$(date +%s)
+	boot "$1/$2" "$2" bench "$seed"
+	"$here/disasm-images.sh" "$1/$2" "$(flavour_attr "$(accel_flavour "$2")" disasm || true)"
+	k=2 t1=$(date +%s)
+	while [ "$k" -le "$nb" ]; do
+		seed=$(boot_seed)
+		left=
+		[ "$k" = 2 ] || left=", about $(( ($(date +%s) - t1) * (nb - k + 1) / (k - 2) ))s left"
+		echo "[bench] $2 boot $k/$nb: plan paired, seed $seed$left (first boot took $((t1 - t0))s)"
+		boot "$1/$2/boot-$k" "$2" paired "$seed"
+		k=$((k + 1))
+	done
+	host_control "$1/$2" "$2" after
 }
 
 # host_control DIR ACCEL LABEL: for a pinned guest (pin=1, hardware timing), time the

@@ -251,6 +251,33 @@ icount_run() {
 	t "icount: run $i paired ratios parse" sh -c "'$build/tools/mkratios' -a icount '$d/icount/paired.txt' > '$d/ratios.csv'"
 }
 
+# boots_run: make bench's runner on uml with BOOTS=3, shortened: the first
+# boot runs the bench plan, the others the paired plan, each with a seed of
+# its own, and the ratios come out over the boots.
+boots_run() {
+	local d=$build/check-boots r
+	rm -rf "$d"
+	mkdir -p "$d"
+	t "boots: make bench's runner, ACCEL=uml BOOTS=3 (shortened)" env RESULTS_DIR="$d" ACCEL=uml BOOTS=3 \
+		BENCH_ARGS="bench.placements=1 bench.samples=3 bench.perf=0 bench.rounds=7 bench.paired_placements=1" \
+		"$here/run-bench.sh" "$top" "$build"
+	r=$(find "$d" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+	t "boots: boots 2 and 3 ran the paired plan into uml/boot-2, uml/boot-3" \
+		test -s "$r/uml/boot-2/paired.txt" -a -s "$r/uml/boot-3/paired.txt" -a ! -e "$r/uml/boot-2/cells.txt"
+	# shellcheck disable=SC2016
+	t "boots: three seeds, each the guest's own (host.txt = meta.txt), not all equal" sh -c '
+		for b in "$1/uml" "$1/uml/boot-2" "$1/uml/boot-3"; do
+			h=$(sed -n "s/^seed=//p" "$b/host.txt"); g=$(sed -n "s/^seed=//p" "$b/meta.txt")
+			[ -n "$h" ] && [ "$h" = "$g" ] || exit 1; echo "$h"
+		done | sort -u | awk "END { exit NR < 2 }"' sh "$r"
+	# shellcheck disable=SC2016
+	t "boots: every ratios.csv row of uml is over 3 boots (ci_over=boots)" awk -F, '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$1 == "uml" { n++; if ($c["boots"] != 3 || $c["ci_over"] != "boots" || $c["ci_lo"] == "") bad++ }
+		END { exit bad || !n }' "$r/ratios.csv"
+	t "boots: table.txt says the uml ratios are over 3 boots" grep -q "paired ratios t_A/t_B over 3 boots" "$r/table.txt"
+}
+
 accels=${CHECK_ACCELS:-$(accel_check_list)}
 # The debug kernel (not built with CHECK_DEBUG=0, or failed to build: a
 # FAIL above) and its campaign.
@@ -260,7 +287,7 @@ for a in $accels; do job_list="$job_list check-$a"; done
 # libraries, foreign-perf.sh) packed and run under qemu-user, no guest
 # booted; needs a kernel's usr/gen_init_cpio.  The .debs are cached in
 # build/debs/.
-job_list="$job_list buildcheck perf32 icount-1 icount-2 badinput"
+job_list="$job_list buildcheck perf32 icount-1 icount-2 badinput boots"
 # job_s JOB: the seconds JOB took in a cold make check on 2 cores (the
 # boots: bench/accels.conf check_s; unknown: 60).  The pool starts the
 # longest first: it ends when its last job does.
@@ -273,6 +300,7 @@ job_s() {
 	perf32) s=50 ;;
 	badinput) s=32 ;;
 	icount-*) s=12 ;;
+	boots) s=60 ;;
 	esac
 	echo "${s:-60}"
 }
@@ -289,6 +317,7 @@ for j in $run_order; do
 	buildcheck) job "$j" build_checks ;;
 	perf32) job "$j" "$here/tests-foreign-perf.sh" "$top" "$build" "$build/obj-x86_64" ;;
 	icount-*) job "$j" icount_run "${j#icount-}" ;;
+	boots) job "$j" boots_run ;;
 	# A real guest that hangs, panics or overflows its results image.
 	badinput) job "$j" "$here/tests-badinput.sh" "$top" "$build/tools" guest "$build" tcg ;;
 	esac

@@ -110,6 +110,20 @@ barg "the runner's own key" "bench.plan=check" "bench.plan is set by the runner"
 refused "ACCEL=bogus: unknown accelerator" \
 	"^\[bench\] unknown accelerator 'bogus' in ACCEL \(known: auto kvm uml icount tcg" bench "ACCEL=tcg bogus"
 refused "REPEAT=0: refused" "^\[bench\] REPEAT=0: must be a positive number" bench REPEAT=0 ACCEL=tcg
+for b in 0 1025 x 08 -1; do
+	refused "BOOTS=$b: refused" "^\[bench\] BOOTS=$b: must be a number from 1 to 1024" bench "BOOTS=$b" ACCEL=tcg
+done
+expect "BOOTS=1024 passes the check" bench BOOTS=1024 ACCEL=tcg --check
+# An accelerator named in ACCEL whose needs (/dev/kvm) is not there stops
+# before anything is built, whatever this machine has: a fixture registry
+# whose kvm needs a path that does not exist.
+sed "s|/dev/kvm|$tmp/no-such-kvm|" "$top/bench/accels.conf" > "$tmp/accels-nokvm.conf"
+refused "ACCEL=kvm without its device: one line, before any build" \
+	"^\[bench\] ACCEL=kvm: kvm needs $tmp/no-such-kvm, which this machine does not have \(leave ACCEL unset" \
+	bench "ACCELS_CONF=$tmp/accels-nokvm.conf" ACCEL=kvm
+refused "make bench ACCEL=kvm-i386 without its device stops in bench-input" \
+	"^\[bench\] ACCEL=kvm-i386: kvm-i386 needs $tmp/no-such-kvm" \
+	make -s -C "$top" bench BUILD="$tmp/nobuild" ACCEL=kvm-i386 ACCELS_CONF="$tmp/accels-nokvm.conf"
 refused "ARCHES=sparc: unknown architecture" \
 	"^\[bench\] unknown architecture 'sparc' in ARCHES \(known: x86_64 i386 arm32\)" bench "ARCHES=x86_64 sparc"
 expect "refusals create no results directory" test ! -e "$res"
