@@ -2,7 +2,8 @@
 # labelled with its value.  Run by render.sh with term ("svg" or "png"),
 # out (output file) and par (the <stem>.gp csv2dat wrote: dat, ttl, ylab,
 # xlab, fmt, whiskers, refline (with refy, reflabel: a dashed line at y =
-# refy), nser, names[], colours[], xtics) set.
+# refy), nser, names[], colours[], xtics, and optionally logy: a log y
+# axis, for ratios) set.
 if (term eq "svg") {
 	set terminal svg size 1200,700 dynamic noenhanced font "Sans,12" background "#ffffff"
 } else {
@@ -16,8 +17,14 @@ set xlabel xlab offset 0,-1.2
 set style fill solid 0.85 border lc rgb "#333333"
 set grid ytics lc rgb "#dddddd"
 set key outside below horizontal
-set yrange [0:*]
-set offsets 0, 0, graph 0.12, 0
+if (exists("logy") && logy) {
+	set logscale y 2
+	set yrange [*:*]
+	set offsets 0, 0, graph 0.12, graph 0.05
+} else {
+	set yrange [0:*]
+	set offsets 0, 0, graph 0.12, 0
+}
 set xtics nomirror scale 0
 if (refline) {
 	set arrow 1 from graph 0, first refy to graph 1, first refy nohead dt 2 lw 1.5 lc rgb "#555555" front

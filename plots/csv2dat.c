@@ -3,7 +3,13 @@
  * csv2dat - cut a run's results.csv into the data and parameter files the
  * gnuplot scripts of plots/ draw.
  *
- *   csv2dat RESULTS.csv OUTDIR
+ *   csv2dat RESULTS.csv OUTDIR [RATIOS.csv]
+ *
+ * With RATIOS.csv (the run's paired ratios, results/mkratios) every ratio
+ * bar is the paired ratio the tables show, its whiskers the 95% CI (over
+ * boots where the accelerator had several), on a log scale: 0.5x and 2x
+ * equally far from 1x.  A cell without a paired row falls back to the
+ * ratio of the two medians, and the plot's title says so.
  *
  * For each plot it writes OUTDIR/<stem>.dat (one gnuplot data block per
  * series) and OUTDIR/<stem>.gp (title, axis labels, series names and
@@ -38,6 +44,9 @@
 
 static struct csv csv;
 static const char *outdir;
+/* the run's ratios.csv, when given */
+static struct csv rcsv;
+static int have_rcsv;
 
 /*
  * Engines in drawing order: those of bench/engines.conf with their plot
@@ -380,20 +389,45 @@ static void bars(const struct accel *a)
 	printf("bars %s\n", stem);
 }
 
+/*
+ * The ratio @num_e/@den_e of @accel in cell @c: the paired one of
+ * ratios.csv (returns 2; *lo, *hi its CI, = *v without one) or the ratio of
+ * the two medians of results.csv (returns 1; *lo = *hi = *v); 0: none.
+ */
 static int ratio(const char *accel, const char *num_e, const char *den_e,
-		 int c, double *v)
+		 int c, double *v, double *lo, double *hi)
 {
-	const struct csv_row *a = find(accel, num_e, cells[c].filter, cells[c].skbs);
-	const struct csv_row *b = find(accel, den_e, cells[c].filter, cells[c].skbs);
+	const struct csv_row *a, *b;
+	char pair[160];
+	int i;
 
+	snprintf(pair, sizeof(pair), "%s/%s", num_e, den_e);
+	for (i = 0; have_rcsv && i < rcsv.nrows; i++) {
+		const struct csv_row *r = &rcsv.rows[i];
+
+		if (strcmp(csv_get(&rcsv, r, "accel"), accel) ||
+		    strcmp(csv_get(&rcsv, r, "pair"), pair) ||
+		    strcmp(csv_get(&rcsv, r, "filter"), cells[c].filter) ||
+		    strcmp(csv_get(&rcsv, r, "skbs"), cells[c].skbs))
+			continue;
+		*v = *lo = *hi = atof(csv_get(&rcsv, r, "ratio"));
+		if (*csv_get(&rcsv, r, "ci_lo") && *csv_get(&rcsv, r, "ci_hi")) {
+			*lo = atof(csv_get(&rcsv, r, "ci_lo"));
+			*hi = atof(csv_get(&rcsv, r, "ci_hi"));
+		}
+		return 2;
+	}
+	a = find(accel, num_e, cells[c].filter, cells[c].skbs);
+	b = find(accel, den_e, cells[c].filter, cells[c].skbs);
 	if (!a || !b || !(num(b, "median") > 0))
 		return 0;
-	*v = num(a, "median") / num(b, "median");
+	*v = *lo = *hi = num(a, "median") / num(b, "median");
 	return 1;
 }
 
-/* Ratio bars: series S of NS, values V[S][C] (NAN = none). */
-static void ratio_dat(const char *stem, int ns, double v[][4])
+/* Ratio bars: series S of NS, values V[S][C] (NAN = none), CI LO..HI. */
+static void ratio_dat(const char *stem, int ns, double v[][4], double lo[][4],
+		      double hi[][4])
 {
 	FILE *dat = out_open(stem, "dat");
 	int s, c;
@@ -403,24 +437,28 @@ static void ratio_dat(const char *stem, int ns, double v[][4])
 		for (c = 0; c < 4; c++)
 			if (!isnan(v[s][c]))
 				fprintf(dat, "%.4f %.3f %.3f %.3f %.4f\n",
-					bar_x(c, s, ns), v[s][c], v[s][c],
-					v[s][c], 0.8 / ns);
+					bar_x(c, s, ns), v[s][c], lo[s][c],
+					hi[s][c], 0.8 / ns);
 		/* An empty block would end the file early for gnuplot. */
 		fprintf(dat, "NaN NaN NaN NaN NaN\n\n\n");
 	}
 	out_close(dat);
 }
 
+/* @paired: the bars are paired ratios with CIs: whiskers, log scale. */
 static void ratio_gp(const char *stem, const char *ttl, const char *ylab,
-		     int ns, const char *const *names, const char *const *colours)
+		     int ns, const char *const *names, const char *const *colours,
+		     int paired)
 {
 	FILE *gp = gp_open(stem);
 
 	gp_assign(gp, "ttl", ttl);
 	gp_assign(gp, "ylab", ylab);
 	gp_assign(gp, "xlab", "bench cell: filter, skb working set (packet tcp22-payload)");
-	gp_assign(gp, "fmt", "%.1fx");
-	fprintf(gp, "whiskers = 0\nrefline = 1\nrefy = 1\nreflabel = \"1x\"\n");
+	gp_assign(gp, "fmt", paired ? "%.2fx" : "%.1fx");
+	fprintf(gp, "whiskers = %d\nrefline = 1\nrefy = 1\nreflabel = \"1x\"\n", paired);
+	if (paired)
+		fprintf(gp, "logy = 1\n");
 	series_names(gp, ns, names, colours);
 	xtics(gp);
 	out_close(gp);
@@ -466,26 +504,53 @@ static int ratio_ref(const struct reg_rec *rec, const char *flavour, double v[4]
 	return 1;
 }
 
+/* What @accel's paired CIs are over: " over N boots", " within one boot". */
+static const char *ratio_over(const char *accel)
+{
+	static char buf[64];
+	int i;
+
+	for (i = 0; have_rcsv && i < rcsv.nrows; i++) {
+		const struct csv_row *r = &rcsv.rows[i];
+
+		if (strcmp(csv_get(&rcsv, r, "accel"), accel))
+			continue;
+		if (csv_has(&rcsv, "ci_over") &&
+		    !strcmp(csv_get(&rcsv, r, "ci_over"), "boots")) {
+			snprintf(buf, sizeof(buf), " over %s boots",
+				 csv_get(&rcsv, r, "boots"));
+			return buf;
+		}
+		break;
+	}
+	return " within one boot";
+}
+
 /* (3) the ratios of bench/engines.conf of one accelerator beside 2014's. */
 static void ratios(const struct accel *a)
 {
 	static char labels[2 * REG_MAX][160];
 	const struct reg *rr = reg_ratios();
 	const char *names[2 * REG_MAX], *colours[2 * REG_MAX];
-	double v[2 * REG_MAX][4];
+	double v[2 * REG_MAX][4], lo[2 * REG_MAX][4], hi[2 * REG_MAX][4];
 	char stem[128], d[512], t[2048], num_e[64], den_e[64];
-	int c, p, n = 0, any;
+	int c, p, n = 0, any, kind, paired = 0, medians = 0;
 
 	for (p = 0; p < rr->n; p++) {
 		const struct reg_rec *rec = &rr->rec[p];
 
 		if (!ratio_engines(rec, num_e, den_e, sizeof(num_e)))
 			continue;
-		for (c = 0, any = 0; c < 4; c++)
-			if (ratio(a->name, num_e, den_e, c, &v[n][c]))
+		for (c = 0, any = 0; c < 4; c++) {
+			kind = ratio(a->name, num_e, den_e, c, &v[n][c],
+				     &lo[n][c], &hi[n][c]);
+			if (kind)
 				any = 1;
 			else
 				v[n][c] = NAN;
+			paired |= kind == 2;
+			medians |= kind == 1;
+		}
 		if (!any)
 			continue;
 		snprintf(labels[n], sizeof(labels[n]), "%s, accel=%s", rec->name, a->name);
@@ -493,7 +558,9 @@ static void ratios(const struct accel *a)
 		colours[n] = reg_get_or(rec, "colour", "#d62728");
 		n++;
 		if (ratio_ref(rec, flavour_of(a), v[n])) {
-			/* 2014's ratio right beside ours. */
+			/* 2014's ratio right beside ours, without a CI. */
+			memcpy(lo[n], v[n], sizeof(v[n]));
+			memcpy(hi[n], v[n], sizeof(v[n]));
 			snprintf(labels[n], sizeof(labels[n]),
 				 "%s, 2014 %s hardware (bd4cf0ed331a)", rec->name,
 				 ref_arch(rec, flavour_of(a)));
@@ -508,13 +575,19 @@ static void ratios(const struct accel *a)
 	}
 	snprintf(stem, sizeof(stem), "ratios-%s", a->name);
 	describe(a, d, sizeof(d));
-	snprintf(t, sizeof(t), "Speed-up ratios of median %s per call, %s\n"
-		 "2014 new/jit: TBD in the commit message, so no 2014 bar; a missing series or bar = engine not measured",
-		 a->unit, d);
-	snprintf(d, sizeof(d), "ratio of median %s per call (A/B = how many times cheaper B is), accel=%s",
-		 a->unit, a->name);
-	ratio_dat(stem, n, v);
-	ratio_gp(stem, t, d, n, names, colours);
+	if (paired)
+		snprintf(t, sizeof(t), "Paired speed-up ratios t_A/t_B per call (%s), whiskers = 95%% CI%s, log scale%s, %s\n"
+			 "2014 new/jit: TBD in the commit message, so no 2014 bar; a missing series or bar = engine not measured",
+			 a->unit, ratio_over(a->name),
+			 medians ? "; bars without a paired row: ratio of medians" : "", d);
+	else
+		snprintf(t, sizeof(t), "Speed-up ratios of median %s per call, %s\n"
+			 "2014 new/jit: TBD in the commit message, so no 2014 bar; a missing series or bar = engine not measured",
+			 a->unit, d);
+	snprintf(d, sizeof(d), "%s %s per call (A/B = how many times cheaper B is), accel=%s",
+		 paired ? "paired ratio of" : "ratio of median", a->unit, a->name);
+	ratio_dat(stem, n, v, lo, hi);
+	ratio_gp(stem, t, d, n, names, colours, paired);
 }
 
 /* (3) old/new of every accelerator in one plot, beside 2014's. */
@@ -526,10 +599,10 @@ static void ratios_all(void)
 	};
 	static char labels[MAX_ACCELS][128];
 	const char *names[MAX_ACCELS + 1], *colours[MAX_ACCELS + 1];
-	double v[MAX_ACCELS + 1][4];
+	double v[MAX_ACCELS + 1][4], lo[MAX_ACCELS + 1][4], hi[MAX_ACCELS + 1][4];
 	const struct reg_rec *rec = NULL;
 	char t[2048], num_e[64], den_e[64];
-	int a, c, n = 0, emulated = 0;
+	int a, c, n = 0, emulated = 0, kind, paired = 0;
 
 	/* the ratio marked "all" in bench/engines.conf */
 	for (a = 0; a < reg_ratios()->n && !rec; a++)
@@ -541,10 +614,13 @@ static void ratios_all(void)
 		int any = 0;
 
 		for (c = 0; c < 4; c++) {
-			if (!ratio(accels[a].name, num_e, den_e, c, &v[n][c]))
+			kind = ratio(accels[a].name, num_e, den_e, c, &v[n][c],
+				     &lo[n][c], &hi[n][c]);
+			if (!kind)
 				v[n][c] = NAN;
 			else
 				any = 1;
+			paired |= kind == 2;
 		}
 		if (!any)
 			continue;
@@ -563,15 +639,19 @@ static void ratios_all(void)
 		return;
 	}
 	if (ratio_ref(rec, "x86_64", v[n])) {
+		memcpy(lo[n], v[n], sizeof(v[n]));
+		memcpy(hi[n], v[n], sizeof(v[n]));
 		names[n] = "2014 x86_64 hardware (bd4cf0ed331a)";
 		colours[n++] = "#bbbbbb";
 	}
 	snprintf(t, sizeof(t), "old/new speed-up per cell, every accelerator beside 2014\n"
 		 "MIXES accelerators: hardware ns, counted insns%s - compare ratios only",
 		 emulated ? " and EMULATED (QEMU TCG) ns, not hardware timing" : "");
-	ratio_dat("ratios-all", n, v);
-	ratio_gp("ratios-all", t, "old/new ratio of median per-call cost (each accelerator's own unit)",
-		 n, names, colours);
+	ratio_dat("ratios-all", n, v, lo, hi);
+	ratio_gp("ratios-all", t, paired ?
+		 "old/new paired ratio per call, 95% CI whiskers (each accelerator's own unit)" :
+		 "old/new ratio of median per-call cost (each accelerator's own unit)",
+		 n, names, colours, paired);
 }
 
 static int cmp_long(const void *a, const void *b)
@@ -786,12 +866,16 @@ int main(int argc, char **argv)
 {
 	int a, i;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: csv2dat RESULTS.csv OUTDIR\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: csv2dat RESULTS.csv OUTDIR [RATIOS.csv]\n");
 		return 2;
 	}
 	outdir = argv[2];
 	csv_load(&csv, argv[1]);
+	if (argc == 4) {
+		csv_load(&rcsv, argv[3]);
+		have_rcsv = 1;
+	}
 	for (i = 0; i < reg_engines()->n; i++)
 		engine_index(reg_engines()->rec[i].name);
 	for (i = 0; i < csv.nrows; i++)

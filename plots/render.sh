@@ -1,5 +1,6 @@
 #!/bin/sh
-# Draw a run's plots: RUN_DIR/results.csv -> RUN_DIR/plots/*.{svg,png},
+# Draw a run's plots: RUN_DIR/results.csv (and ratios.csv, the paired
+# ratios the tables show) -> RUN_DIR/plots/*.{svg,png},
 # with the data each one shows beside it (*.dat, *.gp; see csv2dat.c).
 #
 # usage: render.sh RUN_DIR
@@ -23,7 +24,12 @@ command -v gnuplot > /dev/null ||
 out=$run/plots
 mkdir -p "$out"
 rm -f "$out"/*.svg "$out"/*.png "$out"/*.dat "$out"/*.gp "$out/index.txt"
-"$csv2dat" "$run/results.csv" "$out" > "$out/index.txt"
+# the paired ratios (ratios.csv) where the run has them
+if [ -f "$run/ratios.csv" ]; then
+	"$csv2dat" "$run/results.csv" "$out" "$run/ratios.csv" > "$out/index.txt"
+else
+	"$csv2dat" "$run/results.csv" "$out" > "$out/index.txt"
+fi
 cd "$out"
 n=0
 while read -r script stem; do

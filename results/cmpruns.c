@@ -13,6 +13,13 @@
  * one boot to the next is no verdict); exits 1 when a cell's
  * spread exceeds its limit (PCT, or MISS_PCT for a cell of more than one
  * skb) or the cell is missing from a run.
+ *
+ * Ratios with confidence intervals (ci_lo, ci_hi) are also checked for
+ * calibration, the test of a CI that holds from one run to the next: per
+ * cell, how many pairs of runs have overlapping CIs, and how often another
+ * run's ratio lies inside this run's CI (an honest 95% CI: about 83% of
+ * the time), and the summary line adds both over all cells and the widest
+ * CI half-width of the one-skb and of the other cells.
  */
 #include <math.h>
 #include <stdio.h>
@@ -105,11 +112,39 @@ static const char *side_of_one(const double *v, int n)
 	return "  straddles 1: no verdict";
 }
 
+/* Calibration totals over every cell (ratios with CIs). */
+static int pairs_total, pairs_overlap, inside_total, inside_hit;
+static double widest[2];	/* CI half-width %: one skb, more */
+
+/* Per cell: CI overlap of each pair of runs, estimates inside CIs. */
+static void calibration(const double *v, const double *lo, const double *hi,
+			int n, int miss)
+{
+	int a, b, overlap = 0, inside = 0;
+
+	for (a = 0; a < n; a++) {
+		widest[miss] = fmax(widest[miss], 100 * (hi[a] - lo[a]) / 2 / v[a]);
+		for (b = 0; b < n; b++) {
+			if (a == b)
+				continue;
+			inside += lo[a] <= v[b] && v[b] <= hi[a];
+			if (b > a)
+				overlap += lo[a] <= hi[b] && lo[b] <= hi[a];
+		}
+	}
+	printf("  CIs overlap %d/%d, inside %d/%d", overlap, n * (n - 1) / 2,
+	       inside, n * (n - 1));
+	pairs_total += n * (n - 1) / 2;
+	pairs_overlap += overlap;
+	inside_total += n * (n - 1);
+	inside_hit += inside;
+}
+
 int main(int argc, char **argv)
 {
 	struct csv run[MAX_RUNS];
 	double pct, miss_pct = -1, worst = 0;
-	int n, r, i, j, opt, bad = 0;
+	int n, r, i, j, opt, bad = 0, cis;
 	char buf[256];
 
 	while ((opt = getopt(argc, argv, "m:")) != -1) {
@@ -132,10 +167,13 @@ int main(int argc, char **argv)
 		}
 	}
 	lay = csv_has(&run[0], "pair") ? &ratios_layout : &results_layout;
+	cis = lay == &ratios_layout;
+	for (r = 0; r < n; r++)
+		cis &= csv_has(&run[r], "ci_lo") && csv_has(&run[r], "ci_hi");
 	for (i = 0; i < run[0].nrows; i++) {
 		const struct csv_row *ra = &run[0].rows[i];
-		double vals[MAX_RUNS], d, limit;
-		int have = 0;
+		double vals[MAX_RUNS], lo[MAX_RUNS], hi[MAX_RUNS], d, limit;
+		int have = 0, have_ci = 0;
 
 		limit = strcmp(csv_get(&run[0], ra, "skbs"), "1") ? miss_pct : pct;
 		cell_name(&run[0], ra, buf, sizeof(buf));
@@ -148,6 +186,11 @@ int main(int argc, char **argv)
 					continue;
 				x = atof(csv_get(&run[r], &run[r].rows[j], lay->value));
 				printf(" %10.3f", x);
+				if (cis && *csv_get(&run[r], &run[r].rows[j], "ci_lo")) {
+					lo[have] = atof(csv_get(&run[r], &run[r].rows[j], "ci_lo"));
+					hi[have] = atof(csv_get(&run[r], &run[r].rows[j], "ci_hi"));
+					have_ci++;
+				}
 				vals[have++] = x;
 				break;
 			}
@@ -160,14 +203,21 @@ int main(int argc, char **argv)
 		}
 		d = stats_spread(vals, have);
 		printf("  median %10.3f", stats_median(vals, have));
-		printf(" %7.2f%%%s%s\n", d, d > limit ? "  > limit" : "",
+		printf(" %7.2f%%%s%s", d, d > limit ? "  > limit" : "",
 		       lay == &ratios_layout ? side_of_one(vals, have) : "");
+		if (have_ci == n)
+			calibration(vals, lo, hi, n, !!strcmp(csv_get(&run[0], ra, "skbs"), "1"));
+		printf("\n");
 		worst = fmax(worst, d);
 		bad += d > limit;
 	}
 	for (r = 1; r < n; r++)
 		bad += missing(&run[0], &run[r], argv[r + 1]) +
 		       missing(&run[r], &run[0], argv[1]);
+	if (pairs_total)
+		printf("CI calibration over %d runs: the CIs of %d of %d (cell, pair of runs) overlap; another run's ratio inside this run's CI %d of %d times (%.0f%%; an honest 95%% CI: about 83%%); widest CI half-width %.2f%% one skb, %.2f%% more skbs\n",
+		       n, pairs_overlap, pairs_total, inside_hit, inside_total,
+		       100.0 * inside_hit / inside_total, widest[0], widest[1]);
 	if (miss_pct != pct)
 		printf("%d cells compared over %d runs, worst spread (max-min)/min %.2f%% (limit %.2f%%, %.2f%% for more than one skb), %d bad\n",
 		       run[0].nrows, n, worst, pct, miss_pct, bad);

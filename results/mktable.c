@@ -218,7 +218,7 @@ static void ratio_text(char *buf, size_t n, const struct csv_row *r)
 static void paired_table(const char *accel, const char *kind)
 {
 	const struct csv_row *worst = NULL;
-	const char *rounds = NULL;
+	const char *rounds = NULL, *boots = NULL, *over = NULL;
 	char buf[48];
 	int i, c, any = 0;
 
@@ -231,8 +231,20 @@ static void paired_table(const char *accel, const char *kind)
 		if (c == 4)
 			continue;
 		if (!any++) {
-			printf("paired ratios t_A/t_B (interleaved rounds on the same skbs; median of the\n"
-			       "per-round ratios with its 95%% CI; > 1: the second engine is faster):\n");
+			const struct csv_row *r0 = NULL;
+
+			for (c = 0; c < 4 && !r0; c++)
+				r0 = rfind(accel, pair, colfilter[c], colskbs[c]);
+			over = has_col(&rcsv, "ci_over") ? rget(r0, "ci_over") : "rounds";
+			boots = has_col(&rcsv, "boots") ? rget(r0, "boots") : "1";
+			if (!strcmp(over, "boots"))
+				printf("paired ratios t_A/t_B over %s boots (per boot the median of its interleaved\n"
+				       "rounds on the same skbs; their geometric mean with its 95%% CI over boots;\n"
+				       "> 1: the second engine is faster):\n", boots);
+			else
+				printf("paired ratios t_A/t_B (interleaved rounds on the same skbs; median of the\n"
+				       "per-round ratios with its 95%% CI within one boot; > 1: the second engine\n"
+				       "is faster):\n");
 			header(20);
 		}
 		printf("%-14s", pair);
@@ -252,14 +264,83 @@ static void paired_table(const char *accel, const char *kind)
 	}
 	if (!any)
 		return;
-	printf("(%s rounds per cell, all placements; results/ratios.csv)\n",
-	       rounds ? rounds : "-");
+	printf("(%s rounds per cell, all placements%s; results/ratios.csv)\n",
+	       rounds ? rounds : "-", boots && strcmp(boots, "1") ? " of all boots" : "");
+	if (!strcmp(kind, "hardware") && !strcmp(over, "rounds"))
+		printf("one boot: its CI holds within that boot, another boot need not fall\n"
+		       "in it (BOOTS; docs/statistics.md)\n");
 	if (!strcmp(kind, "hardware") && worst)
 		printf("statistical power: largest ratio CI half-width %s%% (%s %s skbs=%s):\n"
 		       "this run could tell apart ratios differing by more than %s%%\n",
 		       rget(worst, "halfwidth_pct"), rget(worst, "pair"),
 		       rget(worst, "filter"), rget(worst, "skbs"),
 		       rget(worst, "halfwidth_pct"));
+}
+
+/*
+ * The per-engine figures of the paired rounds (absolute.csv, mkratios -A
+ * over each accelerator's boots): shown where they are over boots, the
+ * absolute counterpart of the paired ratios (the host control loop, below
+ * the tables, tells how fast the machine was).
+ */
+static struct csv acsv;
+static int have_absolute;
+
+static const struct csv_row *afind(const char *accel, const char *engine,
+				   const char *filter, const char *skbs)
+{
+	int i;
+
+	for (i = 0; have_absolute && i < acsv.nrows; i++) {
+		const struct csv_row *r = &acsv.rows[i];
+
+		if (!strcmp(csv_get(&acsv, r, "accel"), accel) &&
+		    !strcmp(csv_get(&acsv, r, "engine"), engine) &&
+		    !strcmp(csv_get(&acsv, r, "filter"), filter) &&
+		    !strcmp(csv_get(&acsv, r, "skbs"), skbs) &&
+		    !strcmp(csv_get(&acsv, r, "ci_over"), "boots"))
+			return r;
+	}
+	return NULL;
+}
+
+static void absolute_table(const char *accel)
+{
+	const struct csv_row *r;
+	char buf[48];
+	size_t e;
+	int c, any = 0;
+
+	for (e = 0; e < NENGINES; e++) {
+		for (c = 0; c < 4; c++)
+			if (afind(accel, engines[e].engine, colfilter[c], colskbs[c]))
+				break;
+		if (c == 4)
+			continue;
+		if (!any++) {
+			r = afind(accel, engines[e].engine, colfilter[c], colskbs[c]);
+			printf("per call in the paired rounds over %s boots (%s; per boot the median of\n"
+			       "its rounds, their geometric mean with its 95%% CI over boots):\n",
+			       csv_get(&acsv, r, "boots"), csv_get(&acsv, r, "unit"));
+			header(20);
+		}
+		printf("%-14s", engines[e].label);
+		for (c = 0; c < 4; c++) {
+			r = afind(accel, engines[e].engine, colfilter[c], colskbs[c]);
+			if (!r)
+				snprintf(buf, sizeof(buf), "-");
+			else if (*csv_get(&acsv, r, "ci_lo"))
+				snprintf(buf, sizeof(buf), "%.1f [%.1f, %.1f]",
+					 atof(csv_get(&acsv, r, "median")),
+					 atof(csv_get(&acsv, r, "ci_lo")),
+					 atof(csv_get(&acsv, r, "ci_hi")));
+			else
+				snprintf(buf, sizeof(buf), "%.1f",
+					 atof(csv_get(&acsv, r, "median")));
+			printf(" %20s", buf);
+		}
+		printf("\n");
+	}
 }
 
 /* The claim's one word from a ratio A/B and its CI: B faster holds. */
@@ -630,6 +711,7 @@ static void table(const char *accel, const char *what)
 		printf("(*: the two engines' 95%% CIs of the median do not overlap, a significant\n"
 		       " difference; ~: they overlap, not significant)\n");
 	paired_table(accel, get(any, "kind"));
+	absolute_table(accel);
 	ci_table(accel);
 	control_line(accel);
 	printf("\n");
@@ -941,14 +1023,18 @@ int main(int argc, char **argv)
 	struct reg *kinds;
 	int naccels = 0, i, a, k;
 
-	if (argc != 2 && argc != 3) {
-		fprintf(stderr, "usage: mktable RESULTS.csv [RATIOS.csv]\n");
+	if (argc < 2 || argc > 4) {
+		fprintf(stderr, "usage: mktable RESULTS.csv [RATIOS.csv [ABSOLUTE.csv]]\n");
 		return 2;
 	}
 	csv_load(&csv, argv[1]);
-	if (argc == 3) {
+	if (argc >= 3) {
 		csv_load(&rcsv, argv[2]);
 		have_ratios = 1;
+	}
+	if (argc == 4) {
+		csv_load(&acsv, argv[3]);
+		have_absolute = csv_has(&acsv, "ci_over");
 	}
 	load_engines();
 	kinds = reg_kinds();

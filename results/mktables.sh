@@ -1,7 +1,7 @@
 #!/bin/sh
 # The tables stage: a run's raw guest output (run.txt, <accel>/host.txt,
 # meta.txt, cells.txt, control.txt, test_bpf.txt, perf/, and repeat-N/ of
-# REPEAT boots, <accel>/paired.txt) -> results.csv, ratios.csv, table.txt,
+# REPEAT runs, <accel>/paired.txt) -> results.csv, ratios.csv, table.txt,
 # spread.txt, plots/ and the cover letter.  Boots nothing: `make bench`
 # runs it after its boots, `make tables RUN=results/<id>` on a saved run,
 # and results/tests.sh on the fixture runs of results/fixtures/.
@@ -29,8 +29,10 @@ fi
 # half-written table is no result).  Plots and cover letter come after.
 rm_outs() {
 	rm -f "$run/results.csv" "$run/ratios.csv" "$run/ratios.tmp" \
+		"$run/absolute.csv" "$run/absolute.tmp" \
 		"$run/table.txt" "$run/spread.txt" "$run/ratio-spread.txt" \
-		"$run"/repeat-*/results.csv "$run"/repeat-*/ratios.csv
+		"$run"/repeat-*/results.csv "$run"/repeat-*/ratios.csv \
+		"$run"/repeat-*/absolute.csv
 }
 rm_outs
 failed() {
@@ -43,47 +45,59 @@ trap failed EXIT
 
 "$tools/mkcsv" "$run" > "$run/results.csv"
 
-# Paired rounds (<accel>/paired.txt) -> ratios.csv: per cell and engine
-# pair the median of the per-round time ratios with its 95% CI (mkratios),
-# each row with the accelerator, CPU, kernel and config.
+# Paired rounds (<accel>/paired.txt, and <accel>/boot-K/paired.txt of the
+# accelerator's further boots) -> ratios.csv: per cell and engine pair the
+# ratio over the boots with its 95% CI (mkratios: one file per boot), each
+# row with the accelerator, CPU, kernel and config.
 kv() { sed -n "s/^$2=//p" "$1" 2> /dev/null | head -n 1; }
+# boot_files ACCEL_DIR: its paired.txt files, one per boot, in boot order.
+boot_files() {
+	echo "$1/paired.txt"
+	find "$1" -mindepth 2 -maxdepth 2 -path '*/boot-[0-9]*/paired.txt' |
+		awk '{ k = $0; sub(/.*\/boot-/, "", k); print k + 0, $0 }' | sort -n | cut -d' ' -f2-
+}
 # ratios DIR: DIR/ratios.csv from DIR/<accel>/paired.txt (none without).
 # The config hash is per accelerator (host.txt), from run.txt in older runs.
 ratios() {
-	rm -f "$1/ratios.csv"
+	rm -f "$1/ratios.csv" "$1/absolute.csv"
 	for d in "$1"/*/; do
 		d=${d%/}
 		[ -f "$d/paired.txt" ] || continue
-		a=$(kv "$d/host.txt" accel)
-		[ -n "$a" ] || a=$(basename "$d")
-		ch=$(kv "$d/host.txt" config_hash)
-		[ -n "$ch" ] || ch=$(kv "$run/run.txt" config_hash)
-		"$tools/mkratios" -s -a "$a" -c "kind=$(kv "$d/host.txt" kind)" \
-			-c "unit=$(kv "$d/host.txt" unit)" \
-			-c "flavour=$(kv "$d/host.txt" flavour)" \
-			-c "cpu=$(kv "$d/meta.txt" cpu)" \
-			-c "kernel=$(kv "$d/meta.txt" kernel)" \
-			-c "config_hash=$ch" \
-			-c "series_hash=$(kv "$run/run.txt" series_hash)" \
-			"$d/paired.txt" > "$1/ratios.tmp"
-		if [ -f "$1/ratios.csv" ]; then
-			tail -n +2 "$1/ratios.tmp" >> "$1/ratios.csv"
-		else
-			cat "$1/ratios.tmp" > "$1/ratios.csv"
-		fi
-		rm -f "$1/ratios.tmp"
+		for what in ratios absolute; do
+			a=$(kv "$d/host.txt" accel)
+			[ -n "$a" ] || a=$(basename "$d")
+			ch=$(kv "$d/host.txt" config_hash)
+			[ -n "$ch" ] || ch=$(kv "$run/run.txt" config_hash)
+			# one word per boot file (run directories have no spaces)
+			# shellcheck disable=SC2046
+			"$tools/mkratios" -s $( [ "$what" = ratios ] || echo -A) -a "$a" \
+				-c "kind=$(kv "$d/host.txt" kind)" \
+				-c "unit=$(kv "$d/host.txt" unit)" \
+				-c "flavour=$(kv "$d/host.txt" flavour)" \
+				-c "cpu=$(kv "$d/meta.txt" cpu)" \
+				-c "kernel=$(kv "$d/meta.txt" kernel)" \
+				-c "config_hash=$ch" \
+				-c "series_hash=$(kv "$run/run.txt" series_hash)" \
+				$(boot_files "$d") > "$1/$what.tmp"
+			if [ -f "$1/$what.csv" ]; then
+				tail -n +2 "$1/$what.tmp" >> "$1/$what.csv"
+			else
+				cat "$1/$what.tmp" > "$1/$what.csv"
+			fi
+			rm -f "$1/$what.tmp"
+		done
 	done
 }
 ratios "$run"
 if [ -f "$run/ratios.csv" ]; then
-	"$tools/mktable" "$run/results.csv" "$run/ratios.csv" > "$run/table.txt"
+	"$tools/mktable" "$run/results.csv" "$run/ratios.csv" "$run/absolute.csv" > "$run/table.txt"
 else
 	"$tools/mktable" "$run/results.csv" > "$run/table.txt"
 fi
 
-# REPEAT=n: each cell's median over the n boots and their spread,
+# REPEAT=n: each cell's median over the n runs (REPEAT: whole runs) and their spread,
 # (max - min) / min (run-to-run spread), below the tables.
-# The paired ratios of every boot too: their spread over the boots is what
+# The paired ratios of every run too: their spread over the runs is what
 # a shared machine cannot move (limits RATIO_LIMIT for one skb, default 3%,
 # RATIO_MISS_LIMIT for more, default 5%).
 runs="$run/results.csv"
@@ -103,13 +117,13 @@ for rep in $(find "$run" -maxdepth 1 -type d -name 'repeat-[0-9]*' | sort -t- -k
 done
 if [ "$n" -gt 1 ] && [ -n "$rruns" ]; then
 	{
-		echo "== paired ratio per cell in each of the $n boots (first = ratios.csv), their median, spread = (max - min) / min"
+		echo "== paired ratio per cell in each of the $n runs (REPEAT; first = ratios.csv), their median, spread = (max - min) / min"
 		# shellcheck disable=SC2086
 		"$tools/cmpruns" -m "${RATIO_MISS_LIMIT:-5}" $rruns "${RATIO_LIMIT:-3}" || true
 	} > "$run/ratio-spread.txt"
 	{
-		echo "run-to-run spread of the paired ratios over $n boots (results/$(sed -n 's/^run_id=//p' "$run/run.txt")/ratio-spread.txt):"
-		tail -n 1 "$run/ratio-spread.txt"
+		echo "run-to-run spread of the paired ratios over $n runs (results/$(sed -n 's/^run_id=//p' "$run/run.txt")/ratio-spread.txt):"
+		grep -E '^(CI calibration|[0-9]+ cells compared)' "$run/ratio-spread.txt"
 		grep '/old/new ' "$run/ratio-spread.txt" | sed 's/^/  /' || true
 		grep -- '> limit' "$run/ratio-spread.txt" | grep -v '/old/new ' | sed 's/^/  /' || true
 		echo
@@ -118,16 +132,16 @@ fi
 if [ "$n" -gt 1 ]; then
 	limit=${SPREAD_LIMIT:-5}
 	{
-		echo "== median per cell in each of the $n boots (first = results.csv), their median, spread = (max - min) / min"
+		echo "== median per cell in each of the $n runs (first = results.csv), their median, spread = (max - min) / min"
 		# shellcheck disable=SC2086
 		"$tools/cmpruns" $runs "$limit" || true
 	} > "$run/spread.txt"
 	{
-		echo "run-to-run spread of the medians over $n boots (results/$(sed -n 's/^run_id=//p' "$run/run.txt")/spread.txt):"
+		echo "run-to-run spread of the medians over $n runs (results/$(sed -n 's/^run_id=//p' "$run/run.txt")/spread.txt):"
 		tail -n 1 "$run/spread.txt"
 		grep -- '> limit' "$run/spread.txt" | grep -v '/control/' | sed 's/^/  /' || true
 		if grep -q '/control/' "$run/spread.txt"; then
-			echo "the host's native control loop over the same boots (machine noise, not the guest's):"
+			echo "the host's native control loop over the same runs (machine noise, not the guest's):"
 			grep '/control/' "$run/spread.txt" | sed 's/^/  /'
 		fi
 		echo

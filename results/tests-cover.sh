@@ -195,19 +195,23 @@ expect "plots: render.sh fails on a directory without results.csv" \
 	sh -c "! CSV2DAT='$tools/csv2dat' '$render' '$tmp/nothing'"
 
 # ---- cover letter
+# series_tree DIR: a tree with a pristine tag and a two-patch series
+series_tree() {
+	git init -q "$1"
+	git -C "$1" config user.name "A. U. Thor"
+	git -C "$1" config user.email "author@example.org"
+	echo base > "$1/a.c"
+	git -C "$1" add a.c
+	git -C "$1" commit -q -m "base"
+	git -C "$1" tag pristine
+	echo one >> "$1/a.c"
+	git -C "$1" commit -q -am "bpf: revive the 3.14 classic BPF interpreter"
+	echo two > "$1/b.c"
+	git -C "$1" add b.c
+	git -C "$1" commit -q -m "bpf: export the interpreters to the bench module"
+}
 tree=$tmp/tree
-git init -q "$tree"
-git -C "$tree" config user.name "A. U. Thor"
-git -C "$tree" config user.email "author@example.org"
-echo base > "$tree/a.c"
-git -C "$tree" add a.c
-git -C "$tree" commit -q -m "base"
-git -C "$tree" tag pristine
-echo one >> "$tree/a.c"
-git -C "$tree" commit -q -am "bpf: revive the 3.14 classic BPF interpreter"
-echo two > "$tree/b.c"
-git -C "$tree" add b.c
-git -C "$tree" commit -q -m "bpf: export the interpreters to the bench module"
+series_tree "$tree"
 cover=$tmp/cover.patch
 if SOURCE_DATE_EPOCH=1700000000 "$tools/mkcover" "$run" "$tree" "$cover" 2> "$tmp/err"; then
 	pass "cover: mkcover writes a cover letter"
@@ -272,5 +276,42 @@ if [ -n "$keep" ]; then
 	cp -R "$run" "$keep/"
 	cp "$cover" "$keep/cover.patch"
 fi
+
+# ---- one ratio everywhere: a run with boots (results/fixtures/uml-boots,
+# 4 uml boots) shows each paired ratio of ratios.csv, over its boots, with
+# the same CI in table.txt, in the cover letter and in the ratio plot's data.
+fxb=$tmp/uml-boots
+cp -R "$here/fixtures/uml-boots" "$fxb"
+series_tree "$tmp/tree-boots"
+if PLOTS=1 "$here/mktables.sh" "$fxb" "$tools" "$tmp/tree-boots" "$fxb/cover.patch" > "$tmp/fxb.out" 2>&1; then
+	pass "one ratio: the tables stage, plots and cover letter of fixture uml-boots"
+else
+	fail "one ratio: the tables stage of fixture uml-boots: $(tail -n 3 "$tmp/fxb.out")"
+fi
+# ratio_cells PAIR FORMAT: the pair's ratio and CI in the four table cells
+ratio_cells() {
+	awk -F, -v pair="$1" -v fmt="$2" '
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["accel"] == "uml" && $c["pair"] == pair {
+		k = $c["filter"] "/" $c["skbs"]
+		r[k] = sprintf(fmt, $c["ratio"], $c["ci_lo"], $c["ci_hi"])
+		if (fmt ~ /\[/ && $c["ci_lo"] <= 1 && $c["ci_hi"] >= 1) r[k] = "no difference shown"
+	}
+	END { printf "%s|%s|%s|%s\n", r["fprog1/1"], r["fprog1/10000"], r["fprog2/1"], r["fprog2/10000"] }' "$fxb/ratios.csv"
+}
+for pair in old/new old/new2014 new2014/new; do
+	want=$(ratio_cells "$pair" "%.2f [%.2f, %.2f]" | awk -F'|' -v p="$pair" '{ printf "%-14s %20s %20s %20s %20s", p, $1, $2, $3, $4 }')
+	expect "one ratio: $pair over the boots, the same in table.txt and the cover letter" \
+		sh -c "grep -qxF -- '$want' '$fxb/table.txt' && grep -qxF -- '$want' '$fxb/cover.patch'"
+	# the plot's series of this pair: the block whose label is "PAIR, accel=uml"
+	n=$(sed -n 's/^names\[\([0-9]*\)\] = "\(.*\), accel=uml"$/\1 \2/p' "$fxb/plots/ratios-uml.gp" | awk -v p="$pair" '$2 == p { print $1 }')
+	got=$(awk -v n="${n:-0}" 'BEGIN { b = 1 } /^NaN/ { b++; next } b == n && NF == 5 { printf "%s%.3f %.3f %.3f", sep, $2, $3, $4; sep = "|" }' "$fxb/plots/ratios-uml.dat")
+	expect "one ratio: $pair and its CI, the same in the ratio plot's data" \
+		test "$got" = "$(ratio_cells "$pair" "%.3f %.3f %.3f")"
+done
+expect "one ratio: the plot says its whiskers are the CI over 4 boots" \
+	grep -q 'whiskers = 95% CI over 4 boots, log scale' "$fxb/plots/ratios-uml.gp"
+expect "one ratio: the claims quote the over-boots ratio" \
+	grep -qF "ours: $(ratio_cells old/new "%.2f [%.2f, %.2f]" | cut -d'|' -f1)  reversed" "$fxb/table.txt"
 
 test_summary

@@ -240,7 +240,7 @@ for fx in "$(dirname "$0")"/fixtures/*/; do
 	name=$(basename "$fx")
 	rm -rf "$tmp/fx"
 	cp -R "$fx" "$tmp/fx"
-	rm -f "$tmp/fx/results.csv" "$tmp/fx/ratios.csv" "$tmp/fx/table.txt" "$tmp/fx/spread.txt" "$tmp/fx/ratio-spread.txt"
+	rm -f "$tmp/fx/results.csv" "$tmp/fx/ratios.csv" "$tmp/fx/absolute.csv" "$tmp/fx/table.txt" "$tmp/fx/spread.txt" "$tmp/fx/ratio-spread.txt"
 	plots=0
 	[ -d "$fx/expected-plots" ] && command -v gnuplot > /dev/null && plots=1
 	if PLOTS=$plots "$(dirname "$0")/mktables.sh" "$tmp/fx" "$tools" > "$tmp/fx.out" 2>&1; then
@@ -248,7 +248,7 @@ for fx in "$(dirname "$0")"/fixtures/*/; do
 	else
 		fail "tables: the stage takes fixture $name: $(tail -n 3 "$tmp/fx.out")"
 	fi
-	for f in results.csv ratios.csv table.txt spread.txt ratio-spread.txt; do
+	for f in results.csv ratios.csv absolute.csv table.txt spread.txt ratio-spread.txt; do
 		[ -f "$fx/$f" ] || continue
 		expect "tables: fixture $name: $f re-made byte for byte" cmp "$fx/$f" "$tmp/fx/$f"
 	done
@@ -284,36 +284,39 @@ expect "tables: paired fixture: 8 claim lines per accelerator, none blank" \
 	test "$(sed -n '/^== 2014 claims/,$p' "$fx/table.txt" | grep -c -E '^  [a-z].* (holds|reversed|no difference shown|not measurable)')" = 16
 expect "tables: paired fixture: ratio rows carry accel, kind, cpu, kernel, config" \
 	grep -q '^uml,hardware,ns,um,Intel(R) Xeon(R) CPU @ 2.20GHz,6.1.192,abc123,def456,fprog1,tcp22-payload,1,old/new,0.3345,' "$fx/ratios.csv"
-# paired-repeat: three boots of the paired fixture's uml cells, every time
-# of boot 2 x1.45 and of boot 3 x0.9 (the machine's speed), and in boot 3
+# paired-repeat: three REPEAT runs of the paired fixture's uml cells, every time
+# of run 2 x1.45 and of run 3 x0.9 (the machine's speed), and in run 3
 # old 4% slower in fprog #1's cache-hit cell and new 4% slower in fprog
 # #2's 10000-skb cell.
 fx=$(dirname "$0")/fixtures/paired-repeat
 expect "tables: ratio spread: a common drift of 45% moves no paired ratio" \
-	grep -q '^  uml/fprog1/tcp22-payload/10000/old/new  *0.995  *0.995  *0.995  median  *0.995  *0.00%  all < 1$' "$fx/table.txt"
+	grep -q '^  uml/fprog1/tcp22-payload/10000/old/new  *0.995  *0.995  *0.995  median  *0.995  *0.00%  all < 1  CIs overlap 3/3, inside 6/6$' "$fx/table.txt"
 expect "tables: ratio spread: a 4% move is over the 3% cache-hit limit" \
-	grep -q '^  uml/fprog1/tcp22-payload/1/old/new  *0.335  *0.335  *0.348  median  *0.335  *4.01%  > limit  all < 1$' "$fx/table.txt"
+	grep -q '^  uml/fprog1/tcp22-payload/1/old/new  *0.335  *0.335  *0.348  median  *0.335  *4.01%  > limit  all < 1  CIs overlap 1/3, inside 2/6$' "$fx/table.txt"
 expect "tables: ratio spread: a 4% move is within the 5% limit of a 10000-skb cell" \
-	grep -q '^  uml/fprog2/tcp22-payload/10000/old/new  *0.995  *0.995  *0.957  median  *0.995  *3.99%  all < 1$' "$fx/table.txt"
-expect "tables: ratio spread: the control loop's spread over the same boots beside it" \
+	grep -q '^  uml/fprog2/tcp22-payload/10000/old/new  *0.995  *0.995  *0.957  median  *0.995  *3.99%  all < 1  CIs overlap 1/3, inside 4/6$' "$fx/table.txt"
+expect "tables: ratio spread: the CI calibration over the 3 runs (8 of 12 pairs overlap, 18 of 24 inside)" \
+	grep -q "^CI calibration over 3 runs: the CIs of 8 of 12 (cell, pair of runs) overlap; another run's ratio inside this run's CI 18 of 24 times (75%" "$fx/table.txt"
+expect "tables: ratio spread: the control loop's spread over the same runs beside it" \
 	grep -q '^  uml/control/native/before/none/1  *17.400  *25.200  *16.000  median  *17.400  *57.50%  > limit$' "$fx/table.txt"
 expect "cmpruns: results.csv and ratios.csv are not compared with each other" \
 	sh -c "! '$tools/cmpruns' '$fx/results.csv' '$fx/ratios.csv' 3 2>/dev/null"
-# A ratio whose boots fall on both sides of 1.00 has no verdict: the
-# 10000-skb old/new at 0.995 in one boot and 1.010 in another.
+# A ratio whose runs fall on both sides of 1.00 has no verdict: the
+# 10000-skb old/new at 0.995 in one run and 1.010 in another (outside the
+# first run's CI: inside 1 of 2).
 sed 's/,10000,old\/new,0.9950,/,10000,old\/new,1.0100,/' "$fx/ratios.csv" > "$tmp/above.csv"
 "$tools/cmpruns" -m 5 "$fx/ratios.csv" "$tmp/above.csv" 3 > "$tmp/side.out" || true
-expect "cmpruns: a ratio on both sides of 1.00 over the boots: straddles 1, no verdict" \
-	grep -q '^uml/fprog1/tcp22-payload/10000/old/new  *0.995  *1.010  median  *1.002  *1.51%  straddles 1: no verdict$' "$tmp/side.out"
-expect "cmpruns: a ratio below 1.00 in every boot says so" \
-	grep -q '^uml/fprog1/tcp22-payload/1/old/new  *0.335  *0.335  median  *0.335  *0.00%  all < 1$' "$tmp/side.out"
+expect "cmpruns: a ratio on both sides of 1.00 over the runs: straddles 1, no verdict; CI calibration" \
+	grep -q '^uml/fprog1/tcp22-payload/10000/old/new  *0.995  *1.010  median  *1.002  *1.51%  straddles 1: no verdict  CIs overlap 1/1, inside 1/2$' "$tmp/side.out"
+expect "cmpruns: a ratio below 1.00 in every run says so" \
+	grep -q '^uml/fprog1/tcp22-payload/1/old/new  *0.335  *0.335  median  *0.335  *0.00%  all < 1  CIs overlap 1/1, inside 2/2$' "$tmp/side.out"
 # make readme-results: the reference-run block of README.md from table.txt.
 printf 'before\n<!-- reference-run: begin -->\nstale\n<!-- reference-run: end -->\nafter\n' > "$tmp/README.md"
 mr=$(dirname "$0")/mkreadme.sh
 "$mr" "$(dirname "$0")/fixtures/paired-repeat" "$tmp/README.md" > /dev/null 2>&1 || true
 expect "readme: the block carries the run's claims and ratio spread, cut from table.txt" \
 	sh -c "grep -q '^  new faster than old, fprog #1 cache-hit .* reversed$' '$tmp/README.md' &&
-		grep -q '^run-to-run spread of the paired ratios over 3 boots' '$tmp/README.md' &&
+		grep -q '^run-to-run spread of the paired ratios over 3 runs' '$tmp/README.md' &&
 		grep -q '^Reference run .fixture-paired-repeat.: .make bench ACCEL=' '$tmp/README.md'"
 expect "readme: the old block is replaced, the text around it kept" \
 	sh -c "! grep -q '^stale$' '$tmp/README.md' && test \"\$(head -n 1 '$tmp/README.md')\" = before &&
