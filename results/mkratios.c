@@ -9,6 +9,11 @@
  * tables stage: a garbled paired.txt is an error, not fewer rounds).
  * -c NAME=VALUE (repeatable) adds a column NAME after accel with VALUE on
  * every row (the tables stage: kind, unit, cpu, kernel, config).
+ * -r HIT,MISS: the run-level standard deviation, in %, of a one-skb cell
+ * and of the others (accels.conf run_sd, measured with REPEAT runs): what
+ * moves every boot of a run alike, which the boots cannot show, added in
+ * quadrature to the standard error over boots (docs/statistics.md);
+ * column run_sd_pct.
  *
  * Each FILE holds the "paired ..." lines of one boot (bench/guest/
  * paired.sh; other lines are ignored; "-" is standard input).  For each
@@ -45,6 +50,8 @@
 
 /* the -c columns: ",NAME..." for the header, ",VALUE..." for each row */
 static char extra_head[EXTRA_MAX], extra_row[EXTRA_MAX];
+/* -r: the run-level sd (%) of one-skb cells and of the others */
+static double run_sd_pct[2];
 
 static int add_column(const char *s)
 {
@@ -82,9 +89,25 @@ struct pair {
 	int used;
 };
 
+static int parse_run_sd(const char *s)
+{
+	char *end;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		run_sd_pct[i] = strtod(s, &end);
+		if (end == s || !(run_sd_pct[i] >= 0 && run_sd_pct[i] <= 50))
+			return -1;
+		if (*end != (i ? '\0' : ','))
+			return -1;
+		s = end + 1;
+	}
+	return 0;
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: mkratios [-s] [-a ACCEL] [-c NAME=VALUE]... [-A | -p A/B ...] BOOT_FILE...\n");
+	fprintf(stderr, "usage: mkratios [-s] [-a ACCEL] [-c NAME=VALUE]... [-r HIT_PCT,MISS_PCT] [-A | -p A/B ...] BOOT_FILE...\n");
 	exit(2);
 }
 
@@ -147,13 +170,14 @@ static void row_figures(const struct paired_data *boots, int nboots,
 					 c->rounds[k].v[ia];
 		n[i] = c->nrounds;
 	}
-	stats_over_boots(pool, n, nboots, rs);
+	stats_over_boots(pool, n, nboots, run_sd_pct[key->skbs != 1] / 100, rs);
 }
 
 /* The columns every row ends with: boots, what the CI is over, diagnostics. */
 static void print_tail(const struct stats_boots *rs, const char *fmt)
 {
-	printf(",%d,%s,", rs->boots, rs->boots > 1 ? "boots" : "rounds");
+	printf(",%d,%s,%.2f,", rs->boots, rs->boots > 1 ? "boots" : "rounds",
+	       100 * rs->run_sd);
 	printf(fmt, rs->boot_min);
 	printf(",");
 	printf(fmt, rs->boot_max);
@@ -258,8 +282,15 @@ int main(int argc, char **argv)
 	char err[512];
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "a:Ac:p:s")) != -1) {
+	while ((opt = getopt(argc, argv, "a:Ac:p:r:s")) != -1) {
 		switch (opt) {
+		case 'r':
+			if (parse_run_sd(optarg)) {
+				fprintf(stderr, "mkratios: -r '%s' is not HIT_PCT,MISS_PCT (0..50 each)\n",
+					optarg);
+				return 2;
+			}
+			break;
 		case 'a':
 			accel = optarg;
 			break;
@@ -348,7 +379,7 @@ int main(int argc, char **argv)
 	else
 		printf("accel%s,filter,packet,skbs,pair,ratio,ci_lo,ci_hi,ci_level,rounds,halfwidth_pct,verdict",
 		       extra_head);
-	printf(",boots,ci_over,boot_min,boot_max,within_lo,within_hi\n");
+	printf(",boots,ci_over,run_sd_pct,boot_min,boot_max,within_lo,within_hi\n");
 	for (k = 0; k < keys.ncells; k++) {
 		if (absolute)
 			abs_rows(accel, boots, nboots, &keys.cells[k], pool, nb);

@@ -239,8 +239,10 @@ static void paired_table(const char *accel, const char *kind)
 			boots = has_col(&rcsv, "boots") ? rget(r0, "boots") : "1";
 			if (!strcmp(over, "boots"))
 				printf("paired ratios t_A/t_B over %s boots (per boot the median of its interleaved\n"
-				       "rounds on the same skbs; their geometric mean with its 95%% CI over boots;\n"
-				       "> 1: the second engine is faster):\n", boots);
+				       "rounds on the same skbs; their geometric mean with its 95%% CI over boots%s;\n"
+				       "> 1: the second engine is faster):\n", boots,
+				       has_col(&rcsv, "run_sd_pct") && atof(rget(r0, "run_sd_pct")) > 0 ?
+				       ",\nwidened by the run-level sd measured for this accelerator (accels.conf run_sd)" : "");
 			else
 				printf("paired ratios t_A/t_B (interleaved rounds on the same skbs; median of the\n"
 				       "per-round ratios with its 95%% CI within one boot; > 1: the second engine\n"

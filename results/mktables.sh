@@ -68,9 +68,10 @@ ratios() {
 			[ -n "$a" ] || a=$(basename "$d")
 			ch=$(kv "$d/host.txt" config_hash)
 			[ -n "$ch" ] || ch=$(kv "$run/run.txt" config_hash)
+			rsd=$(kv "$d/host.txt" run_sd)
 			# one word per boot file (run directories have no spaces)
 			# shellcheck disable=SC2046
-			"$tools/mkratios" -s $( [ "$what" = ratios ] || echo -A) -a "$a" \
+			"$tools/mkratios" -s $( [ "$what" = ratios ] || echo -A) -a "$a" ${rsd:+-r "$rsd"} \
 				-c "kind=$(kv "$d/host.txt" kind)" \
 				-c "unit=$(kv "$d/host.txt" unit)" \
 				-c "flavour=$(kv "$d/host.txt" flavour)" \
@@ -104,7 +105,7 @@ runs="$run/results.csv"
 rruns=
 [ ! -f "$run/ratios.csv" ] || rruns=$run/ratios.csv
 n=1
-for rep in $(find "$run" -maxdepth 1 -type d -name 'repeat-[0-9]*' | sort -t- -k2 -n); do
+for rep in $(find -H "$run" -maxdepth 1 -type d -name 'repeat-[0-9]*' | sort -t- -k2 -n); do
 	"$tools/mkcsv" "$rep" > "$rep/results.csv"
 	runs="$runs $rep/results.csv"
 	ratios "$rep"

@@ -4,18 +4,20 @@
  * on synthetic runs whose true ratio is known.
  *
  *   simboots [-r RUNS] [-b BOOTS] [-n ROUNDS] [-s BOOT_SD] [-w ROUND_SD]
- *            [-t TRUE_RATIO] [-S SEED]
+ *            [-u RUN_SD] [-U ASSUMED_RUN_SD] [-t TRUE_RATIO] [-S SEED]
  *
- * Each simulated run has BOOTS boots; a boot draws a factor
- * exp(N(0, BOOT_SD)) (what a boot fixes: layout, placement, the host's
- * pages), and each of its ROUNDS rounds a ratio TRUE_RATIO * factor *
- * exp(N(0, ROUND_SD)).  Prints how often the 95% CI over boots, and the
+ * Each simulated run draws a factor exp(N(0, RUN_SD)) (what moves a whole
+ * run alike: the machine's state over minutes) and has BOOTS boots; a
+ * boot draws a factor exp(N(0, BOOT_SD)) (what a boot fixes: layout,
+ * placement, the host's pages), and each of its ROUNDS rounds a ratio
+ * TRUE_RATIO * run factor * boot factor * exp(N(0, ROUND_SD)).  The
+ * estimator is told ASSUMED_RUN_SD (mkratios -r).  Prints how often the 95% CI over boots, and the
  * CI of every round pooled (as if rounds were independent), contain
  * TRUE_RATIO:
  *   runs=1000 boots=8 rounds=60 over_boots=0.951 pooled=0.081 halfwidth_pct=6.12
  * (halfwidth_pct: the median half-width of the CIs over boots).
  * Defaults: 1000 runs, 8 boots, 60 rounds, BOOT_SD 0.08, ROUND_SD 0.03,
- * TRUE_RATIO 0.48, SEED 1.
+ * RUN_SD and ASSUMED_RUN_SD 0, TRUE_RATIO 0.48, SEED 1.
  */
 #include <math.h>
 #include <stdint.h>
@@ -53,12 +55,13 @@ static int arg_num(const char *s, double min, double max, double *v)
 int main(int argc, char **argv)
 {
 	double runs = 1000, boots = 8, rounds = 60, boot_sd = 0.08;
-	double round_sd = 0.03, truth = 0.48, seed = 1, *v, *hw, f;
+	double round_sd = 0.03, truth = 0.48, seed = 1, *v, *hw, f, g;
+	double run_sd = 0, assumed = 0;
 	struct stats_boots o;
 	size_t n[STATS_MAX_BOOTS];
 	int r, b, k, opt, covered = 0, pooled = 0;
 
-	while ((opt = getopt(argc, argv, "r:b:n:s:w:t:S:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:b:n:s:w:u:U:t:S:")) != -1) {
 		int bad;
 
 		switch (opt) {
@@ -77,6 +80,12 @@ int main(int argc, char **argv)
 		case 'w':
 			bad = arg_num(optarg, 0, 10, &round_sd);
 			break;
+		case 'u':
+			bad = arg_num(optarg, 0, 10, &run_sd);
+			break;
+		case 'U':
+			bad = arg_num(optarg, 0, 10, &assumed);
+			break;
 		case 't':
 			bad = arg_num(optarg, 1e-6, 1e6, &truth);
 			break;
@@ -87,7 +96,7 @@ int main(int argc, char **argv)
 			bad = 1;
 		}
 		if (bad) {
-			fprintf(stderr, "usage: simboots [-r RUNS] [-b BOOTS >= 2] [-n ROUNDS] [-s BOOT_SD] [-w ROUND_SD] [-t TRUE_RATIO] [-S SEED]\n");
+			fprintf(stderr, "usage: simboots [-r RUNS] [-b BOOTS >= 2] [-n ROUNDS] [-s BOOT_SD] [-w ROUND_SD] [-u RUN_SD] [-U ASSUMED_RUN_SD] [-t TRUE_RATIO] [-S SEED]\n");
 			return 2;
 		}
 	}
@@ -99,13 +108,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (r = 0; r < (int)runs; r++) {
+		g = truth * exp(run_sd * normal());
 		for (b = 0; b < (int)boots; b++) {
-			f = truth * exp(boot_sd * normal());
+			f = g * exp(boot_sd * normal());
 			for (k = 0; k < (int)rounds; k++)
 				v[b * (int)rounds + k] = f * exp(round_sd * normal());
 			n[b] = (size_t)rounds;
 		}
-		stats_over_boots(v, n, (int)boots, &o);
+		stats_over_boots(v, n, (int)boots, assumed, &o);
 		covered += o.has_ci && o.lo <= truth && truth <= o.hi;
 		pooled += o.has_within && o.within_lo <= truth && truth <= o.within_hi;
 		hw[r] = o.has_ci ? 100 * (o.hi - o.lo) / 2 / o.value : INFINITY;

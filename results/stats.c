@@ -130,8 +130,8 @@ double stats_t975(int df)
 	       (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * d * d);
 }
 
-int stats_logmean_ci(const double *v, int n, double *mean, double *lo,
-		     double *hi)
+int stats_logmean_ci(const double *v, int n, double run_sd, double *mean,
+		     double *lo, double *hi)
 {
 	double l[STATS_MAX_BOOTS], m, h;
 	int i;
@@ -148,13 +148,14 @@ int stats_logmean_ci(const double *v, int n, double *mean, double *lo,
 	*mean = exp(m);
 	if (n < 2)
 		return 0;
-	h = stats_t975(n - 1) * stats_stddev(l, n) / sqrt(n);
+	h = stats_stddev(l, n);
+	h = stats_t975(n - 1) * sqrt(h * h / n + run_sd * run_sd);
 	*lo = exp(m - h);
 	*hi = exp(m + h);
 	return 1;
 }
 
-void stats_over_boots(double *v, const size_t *n, int nboots,
+void stats_over_boots(double *v, const size_t *n, int nboots, double run_sd,
 		      struct stats_boots *o)
 {
 	double med[STATS_MAX_BOOTS], m, lo, hi, level;
@@ -186,8 +187,9 @@ void stats_over_boots(double *v, const size_t *n, int nboots,
 	o->has_within = stats_median_ci(v, (int)at, &m, &o->within_lo,
 					&o->within_hi, &level);
 	if (o->boots > 1) {
-		o->has_ci = stats_logmean_ci(med, o->boots, &o->value, &o->lo,
-					     &o->hi);
+		o->has_ci = stats_logmean_ci(med, o->boots, run_sd, &o->value,
+					     &o->lo, &o->hi);
+		o->run_sd = run_sd;
 		o->level = 95.0;
 	}
 }

@@ -43,11 +43,14 @@ double stats_ratio(double a, double b);
 double stats_t975(int df);
 /*
  * The geometric mean of @v[0..n-1] (all > 0) and its 95% t-interval on the
- * logs, n - 1 degrees of freedom.  Returns 1 and sets *lo, *hi when n >= 2;
- * else 0 (*mean still set for n = 1; NAN for no or a non-positive value).
+ * logs, n - 1 degrees of freedom, its standard error widened by @run_sd (a
+ * standard deviation on the log scale, added in quadrature: a level of
+ * variation above the values, measured beforehand; 0 for none).  Returns 1
+ * and sets *lo, *hi when n >= 2; else 0 (*mean still set for n = 1; NAN
+ * for no or a non-positive value).
  */
-int stats_logmean_ci(const double *v, int n, double *mean, double *lo,
-		     double *hi);
+int stats_logmean_ci(const double *v, int n, double run_sd, double *mean,
+		     double *lo, double *hi);
 
 /* A figure formed over boots (stats_over_boots). */
 struct stats_boots {
@@ -56,6 +59,7 @@ struct stats_boots {
 	int has_ci, has_within;
 	double value, lo, hi, level;	/* the result and its CI (level %) */
 	double boot_min, boot_max;	/* the range of the boots' medians */
+	double run_sd;			/* the run-level sd the CI includes */
 	double within_lo, within_hi;	/* every value pooled (a diagnostic) */
 };
 /*
@@ -63,11 +67,12 @@ struct stats_boots {
  * (n[0] of them), then of boot 1, ... (nboots boots, at most
  * STATS_MAX_BOOTS).  Each boot is summarised by its median; with two or
  * more boots the result is their geometric mean with the 95% t-interval on
- * the logs (stats_logmean_ci), with one boot its median and the order-
- * statistics CI of its values.  within_* is the order-statistics CI of all
- * values pooled, as if every value were independent.  Sorts @v.
+ * the logs (stats_logmean_ci, widened by @run_sd: what moves a whole run,
+ * which one run's boots cannot show), with one boot its median and the
+ * order-statistics CI of its values.  within_* is the order-statistics CI
+ * of all values pooled, as if every value were independent.  Sorts @v.
  */
-void stats_over_boots(double *v, const size_t *n, int nboots,
+void stats_over_boots(double *v, const size_t *n, int nboots, double run_sd,
 		      struct stats_boots *o);
 
 #endif

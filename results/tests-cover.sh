@@ -314,4 +314,20 @@ expect "one ratio: the plot says its whiskers are the CI over 4 boots" \
 expect "one ratio: the claims quote the over-boots ratio" \
 	grep -qF "ours: $(ratio_cells old/new "%.2f [%.2f, %.2f]" | cut -d'|' -f1)  reversed" "$fxb/table.txt"
 
+# The accelerator's run_sd (accels.conf, recorded in each boot's host.txt)
+# widens the CI over boots and the table says so.
+rm -rf "$tmp/rsd"
+cp -R "$here/fixtures/uml-boots" "$tmp/rsd"
+echo "run_sd=0.6,1.0" >> "$tmp/rsd/uml/host.txt"
+PLOTS=0 "$here/mktables.sh" "$tmp/rsd" "$tools" > /dev/null 2>&1 || true
+expect "run_sd: host.txt's run_sd reaches ratios.csv (0.60 one skb, 1.00 more)" sh -c "
+	grep -q ',fprog1,tcp22-payload,1,old/new,.*,4,boots,0.60,' '$tmp/rsd/ratios.csv' &&
+	grep -q ',fprog1,tcp22-payload,10000,old/new,.*,4,boots,1.00,' '$tmp/rsd/ratios.csv'"
+expect "run_sd: the table says the CI is widened by it" \
+	grep -q '^widened by the run-level sd measured for this accelerator (accels.conf run_sd);$' "$tmp/rsd/table.txt"
+expect "run_sd: a wider CI, the same ratio" sh -c "
+	a=\$(grep ',fprog1,tcp22-payload,1,old/new,' '$fxb/ratios.csv' | cut -d, -f13-15)
+	b=\$(grep ',fprog1,tcp22-payload,1,old/new,' '$tmp/rsd/ratios.csv' | cut -d, -f13-15)
+	[ \"\${a%%,*}\" = \"\${b%%,*}\" ] && awk -v a=\"\$a\" -v b=\"\$b\" 'BEGIN { split(a, x, \",\"); split(b, y, \",\"); exit !(y[2] < x[2] && y[3] > x[3]) }'"
+
 test_summary

@@ -111,7 +111,7 @@ expect "a pair is a list entry: new/old is the inverse" \
 	sh -c "'$mkratios' -p new/old '$tmp/inv.txt' | grep -q ',new/old,0.2917,'"
 # absolute medians: new is 10 in every round
 expect "-A: per-engine medians" \
-	sh -c "'$mkratios' -a icount -A '$tmp/inv.txt' | grep -q '^icount,f,p,1,new,10.000,10.000,10.000,96.8,6,1,rounds,10.000,10.000,10.000,10.000$'"
+	sh -c "'$mkratios' -a icount -A '$tmp/inv.txt' | grep -q '^icount,f,p,1,new,10.000,10.000,10.000,96.8,6,1,rounds,0.00,10.000,10.000,10.000,10.000$'"
 
 # 4. the boot is the unit of replication: one file per boot.  Boots whose
 # rounds all give 0.50, 0.55 and 0.45: the ratio is their geometric mean
@@ -128,7 +128,18 @@ expect "boots: ci_over=boots, 3 boots, 27 rounds" \
 	sh -c "[ '$(field "$tmp/boots.csv" old/new ci_over)' = boots ] && [ '$(field "$tmp/boots.csv" old/new boots)' = 3 ] && [ '$(field "$tmp/boots.csv" old/new rounds)' = 27 ]"
 expect "boots: the range of the boots' medians" \
 	sh -c "[ '$(field "$tmp/boots.csv" old/new boot_min)' = 0.4500 ] && [ '$(field "$tmp/boots.csv" old/new boot_max)' = 0.5500 ]"
-expect "one boot: ci_over=rounds" sh -c "'$mkratios' '$tmp/boot1.txt' | grep -q ',1,rounds,0.5000,0.5000,0.5000,0.5000$'"
+# -r HIT,MISS: a run-level sd (here 1% for a one-skb cell) added in
+# quadrature to the standard error over boots: [0.3869, 0.6418].
+"$mkratios" -p old/new -r 1,2 "$tmp/boot1.txt" "$tmp/boot2.txt" "$tmp/boot3.txt" > "$tmp/boots-r.csv"
+expect "boots: -r widens the t-interval by the run-level sd, low end" near "$(field "$tmp/boots-r.csv" old/new ci_lo)" 0.3869 0.0003
+expect "boots: -r widens the t-interval by the run-level sd, high end" near "$(field "$tmp/boots-r.csv" old/new ci_hi)" 0.6418 0.0003
+expect "boots: -r: run_sd_pct 1.00 for a one-skb cell" test "$(field "$tmp/boots-r.csv" old/new run_sd_pct)" = 1.00
+expect "boots: -r leaves the ratio as it is" \
+	test "$(field "$tmp/boots-r.csv" old/new ratio)" = "$(field "$tmp/boots.csv" old/new ratio)"
+for bad in 1 1,x -1,2 1,51 1,2,3; do
+	expect "boots: -r $bad refused" sh -c "! '$mkratios' -r '$bad' '$tmp/boot1.txt' > /dev/null 2>&1"
+done
+expect "one boot: ci_over=rounds" sh -c "'$mkratios' '$tmp/boot1.txt' | grep -q ',1,rounds,0.00,0.5000,0.5000,0.5000,0.5000$'"
 # The estimator's coverage on 1000 synthetic runs of 8 boots x 60 rounds:
 # a per-boot factor exp(N(0, 8%)), round noise 3%.  The CI over boots must
 # cover the true ratio in >= 93% of the runs; the CI of the pooled rounds
@@ -143,6 +154,15 @@ if line=$("$tools/simboots" -r 1000 -b 8 -n 60 -s 0.08 -w 0.03 -t 0.48 -S 1); th
 else
 	fail "simulated: simboots failed"
 fi
+# A run-level factor (1%) that every boot of a run shares: the CI over
+# boots alone misses the true ratio far more than 5% of the time; told the
+# run-level sd (mkratios -r, accels.conf run_sd) it covers it again.
+line=$("$tools/simboots" -b 10 -s 0.02 -w 0.02 -u 0.01 -S 3)
+expect "simulated: an unseen 1% run-level factor: the CI over boots covers < 85% ($line)" \
+	sh -c "echo '$line' | awk '{ sub(/.*over_boots=/, \"\"); exit !(\$1 + 0 < 0.85) }'"
+line=$("$tools/simboots" -b 10 -s 0.02 -w 0.02 -u 0.01 -U 0.01 -S 3)
+expect "simulated: the same, told the run-level sd: >= 93% ($line)" \
+	sh -c "echo '$line' | awk '{ sub(/.*over_boots=/, \"\"); exit !(\$1 + 0 >= 0.93) }'"
 expect "simulated: another seed, 5 boots: >= 93%" sh -c "'$tools/simboots' -b 5 -S 99 | awk '{ sub(/.*over_boots=/, \"\"); exit !(\$1 + 0 >= 0.93) }'"
 expect "simboots refuses one boot" sh -c "! '$tools/simboots' -b 1 2> /dev/null"
 
