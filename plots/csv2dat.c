@@ -397,19 +397,18 @@ static void bars(const struct accel *a)
 static int ratio(const char *accel, const char *num_e, const char *den_e,
 		 int c, double *v, double *lo, double *hi)
 {
-	const struct csv_row *a, *b;
+	static const char *const keys[] = { "accel", "pair", "filter", "skbs", NULL };
+	const struct csv_row *a, *b, *r;
+	const char *values[4];
 	char pair[160];
-	int i;
 
 	snprintf(pair, sizeof(pair), "%s/%s", num_e, den_e);
-	for (i = 0; have_rcsv && i < rcsv.nrows; i++) {
-		const struct csv_row *r = &rcsv.rows[i];
-
-		if (strcmp(csv_get(&rcsv, r, "accel"), accel) ||
-		    strcmp(csv_get(&rcsv, r, "pair"), pair) ||
-		    strcmp(csv_get(&rcsv, r, "filter"), cells[c].filter) ||
-		    strcmp(csv_get(&rcsv, r, "skbs"), cells[c].skbs))
-			continue;
+	values[0] = accel;
+	values[1] = pair;
+	values[2] = cells[c].filter;
+	values[3] = cells[c].skbs;
+	r = csv_find(have_rcsv ? &rcsv : NULL, keys, values);
+	if (r) {
 		*v = *lo = *hi = atof(csv_get(&rcsv, r, "ratio"));
 		if (*csv_get(&rcsv, r, "ci_lo") && *csv_get(&rcsv, r, "ci_hi")) {
 			*lo = atof(csv_get(&rcsv, r, "ci_lo"));

@@ -187,3 +187,18 @@ int csv_has(const struct csv *csv, const char *name)
 			return 1;
 	return 0;
 }
+
+const struct csv_row *csv_find(const struct csv *csv, const char *const *keys,
+			       const char *const *values)
+{
+	int i, k;
+
+	for (i = 0; csv && i < csv->nrows; i++) {
+		for (k = 0; keys[k]; k++)
+			if (strcmp(csv_get(csv, &csv->rows[i], keys[k]), values[k]))
+				break;
+		if (!keys[k])
+			return &csv->rows[i];
+	}
+	return NULL;
+}

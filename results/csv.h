@@ -27,5 +27,11 @@ const char *csv_get(const struct csv *csv, const struct csv_row *r,
 		    const char *name);
 /* 1 when the file has a column NAME. */
 int csv_has(const struct csv *csv, const char *name);
+/*
+ * The first row whose column KEYS[k] holds VALUES[k] for every k (KEYS
+ * ends with NULL), or NULL; a NULL @csv has no rows.
+ */
+const struct csv_row *csv_find(const struct csv *csv, const char *const *keys,
+			       const char *const *values);
 
 #endif

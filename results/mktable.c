@@ -158,31 +158,13 @@ static void header(int width)
 static struct csv rcsv;
 static int have_ratios;
 
-static int has_col(const struct csv *c, const char *name)
-{
-	int i;
-
-	for (i = 0; i < c->ncols; i++)
-		if (!strcmp(c->colname[i], name))
-			return 1;
-	return 0;
-}
-
 static const struct csv_row *rfind(const char *accel, const char *pair,
-			       const char *filter, const char *skbs)
+				   const char *filter, const char *skbs)
 {
-	int i;
+	static const char *const keys[] = { "accel", "pair", "filter", "skbs", NULL };
+	const char *values[] = { accel, pair, filter, skbs };
 
-	for (i = 0; have_ratios && i < rcsv.nrows; i++) {
-		const struct csv_row *r = &rcsv.rows[i];
-
-		if (!strcmp(csv_get(&rcsv, r, "accel"), accel) &&
-		    !strcmp(csv_get(&rcsv, r, "pair"), pair) &&
-		    !strcmp(csv_get(&rcsv, r, "filter"), filter) &&
-		    !strcmp(csv_get(&rcsv, r, "skbs"), skbs))
-			return r;
-	}
-	return NULL;
+	return csv_find(have_ratios ? &rcsv : NULL, keys, values);
 }
 
 static const char *rget(const struct csv_row *r, const char *name)
@@ -235,13 +217,13 @@ static void paired_table(const char *accel, const char *kind)
 
 			for (c = 0; c < 4 && !r0; c++)
 				r0 = rfind(accel, pair, colfilter[c], colskbs[c]);
-			over = has_col(&rcsv, "ci_over") ? rget(r0, "ci_over") : "rounds";
-			boots = has_col(&rcsv, "boots") ? rget(r0, "boots") : "1";
+			over = csv_has(&rcsv, "ci_over") ? rget(r0, "ci_over") : "rounds";
+			boots = csv_has(&rcsv, "boots") ? rget(r0, "boots") : "1";
 			if (!strcmp(over, "boots"))
 				printf("paired ratios t_A/t_B over %s boots (per boot the median of its interleaved\n"
 				       "rounds on the same skbs; their geometric mean with its 95%% CI over boots%s;\n"
 				       "> 1: the second engine is faster):\n", boots,
-				       has_col(&rcsv, "run_sd_pct") && atof(rget(r0, "run_sd_pct")) > 0 ?
+				       csv_has(&rcsv, "run_sd_pct") && atof(rget(r0, "run_sd_pct")) > 0 ?
 				       ",\nwidened by the run-level sd measured for this accelerator (accels.conf run_sd)" : "");
 			else
 				printf("paired ratios t_A/t_B (interleaved rounds on the same skbs; median of the\n"
@@ -291,19 +273,11 @@ static int have_absolute;
 static const struct csv_row *afind(const char *accel, const char *engine,
 				   const char *filter, const char *skbs)
 {
-	int i;
+	static const char *const keys[] = { "accel", "engine", "filter", "skbs",
+					    "ci_over", NULL };
+	const char *values[] = { accel, engine, filter, skbs, "boots" };
 
-	for (i = 0; have_absolute && i < acsv.nrows; i++) {
-		const struct csv_row *r = &acsv.rows[i];
-
-		if (!strcmp(csv_get(&acsv, r, "accel"), accel) &&
-		    !strcmp(csv_get(&acsv, r, "engine"), engine) &&
-		    !strcmp(csv_get(&acsv, r, "filter"), filter) &&
-		    !strcmp(csv_get(&acsv, r, "skbs"), skbs) &&
-		    !strcmp(csv_get(&acsv, r, "ci_over"), "boots"))
-			return r;
-	}
-	return NULL;
+	return csv_find(have_absolute ? &acsv : NULL, keys, values);
 }
 
 static void absolute_table(const char *accel)
@@ -440,11 +414,11 @@ static void claim_branch_misses(const char *accel)
 	double bo, bn;
 
 	printf("  %-48s 2014: %-6s ", "perf stat: drastic difference in branch-misses", "-");
-	if (!has_col(&csv, "branch_misses") || !o || !n ||
+	if (!csv_has(&csv, "branch_misses") || !o || !n ||
 	    (bo = atof(get(o, "branch_misses"))) <= 0 ||
 	    (bn = atof(get(n, "branch_misses"))) <= 0) {
 		printf("ours: -                  not measurable here: %s\n",
-		       (o && n) || !has_col(&csv, "branch_misses") ?
+		       (o && n) || !csv_has(&csv, "branch_misses") ?
 		       "no PMU" : "no perf stat of old and new");
 		return;
 	}
@@ -735,7 +709,7 @@ static void decomposition(const char *accel)
 	size_t e;
 	int c, any = 0;
 
-	if (!has_col(&csv, "vm_insns"))
+	if (!csv_has(&csv, "vm_insns"))
 		return;
 	for (e = 0; e < NENGINES; e++)
 		for (c = 0; c < 2; c++) {

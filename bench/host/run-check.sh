@@ -121,6 +121,8 @@ host_tests() {
 		"$top/results/tests-cover.sh" "$build/tools"
 		"$top/results/tests-paired.sh" "$build/tools"
 		"$here/tests-badinput.sh" "$top" "$build/tools"
+		# README.md and docs/ name only files, targets and columns that exist
+		"$here/tests-docs.sh" "$top"
 	} | test_lines
 }
 job_total=1
