@@ -47,8 +47,15 @@ one() {
 	/^kernel: / { kern = $0; next }
 	/^paired ratios t_A\/t_B/ {
 		print head; if (cpu != "") print cpu; if (kern != "") print kern
-		on = 1
+		# the heading in one line; the table from its column header on
+		if (match($0, /over [0-9]+ boots/))
+			print "paired ratios t_A/t_B " substr($0, RSTART, RLENGTH) ", 95% CI (> 1: the second engine is faster):"
+		else
+			print "paired ratios t_A/t_B, 95% CI within one boot (> 1: the second engine is faster):"
+		on = 1; skip = 1; next
 	}
+	skip && !/fprog #1/ { next }
+	{ skip = 0 }
 	on { print }
 	on && /^\([0-9]+ rounds per cell/ { on = 0; print "" }
 	/^== 2014 claims, re-tested/ { claims = 1 }
