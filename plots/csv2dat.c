@@ -37,7 +37,8 @@
 #include "../results/csv.h"
 #include "../results/registry.h"
 
-#define MAX_ACCELS	8
+/* a run has at most one of each accelerator record (registry.h) */
+#define MAX_ACCELS	REG_MAX
 #define MAX_ENGINES	32
 #define MAX_SKBS	32
 #define BENCH_PACKET	"tcp22-payload"
@@ -592,7 +593,7 @@ static void ratios(const struct accel *a)
 /* (3) old/new of every accelerator in one plot, beside 2014's. */
 static void ratios_all(void)
 {
-	static const char *const palette[MAX_ACCELS] = {
+	static const char *const palette[] = {
 		"#1f77b4", "#2ca02c", "#9467bd", "#d62728",
 		"#8c564b", "#e377c2", "#17becf", "#bcbd22",
 	};
@@ -631,7 +632,7 @@ static void ratios_all(void)
 			snprintf(labels[n], sizeof(labels[n]), "accel=%s (%s, %s)",
 				 accels[a].name, accels[a].kind, accels[a].unit);
 		names[n] = labels[n];
-		colours[n++] = palette[a];
+		colours[n++] = palette[a % (sizeof(palette) / sizeof(*palette))];
 	}
 	if (n < 2) {
 		fprintf(stderr, "csv2dat: fewer than 2 accelerators with old and new cells: no ratios-all plot\n");

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "registry.h"
 #include "stats.h"
 
 #define MAX_KV 64
@@ -180,7 +181,8 @@ static void put_field(const char *s)
  * then every other key a cell, an accelerator or the run carries, in the
  * order they first appear (nothing the guest wrote is dropped).
  */
-#define MAX_ACCELS	16
+/* a run has at most one of each accelerator record (registry.h) */
+#define MAX_ACCELS	REG_MAX
 #define MAX_EXTRA	128
 
 struct row {

@@ -19,7 +19,8 @@
 #include "csv.h"
 #include "registry.h"
 
-#define MAX_ACCELS 8
+/* a run has at most one of each accelerator record (registry.h) */
+#define MAX_ACCELS	REG_MAX
 
 static struct csv csv;
 
@@ -1025,7 +1026,12 @@ int main(int argc, char **argv)
 			for (a = 0; a < naccels; a++)
 				if (!strcmp(accels[a], acc))
 					break;
-			if (a == naccels && naccels < MAX_ACCELS) {
+			if (a == naccels && naccels == MAX_ACCELS) {
+				fprintf(stderr, "mktable: more than %d accelerators in %s\n",
+					MAX_ACCELS, argv[1]);
+				return 1;
+			}
+			if (a == naccels) {
 				accels[naccels++] = acc;
 				table(acc, k < kinds->n ?
 				      reg_get_or(&kinds->rec[k], "what", kind) : kind);

@@ -183,6 +183,16 @@ expect "registry: an unknown engine is shown with its name, after the known ones
 mkdir -p "$tmp/eng/plots"
 expect "registry: csv2dat draws an unknown engine under its name" \
 	sh -c "'$tools/csv2dat' '$tmp/eng/results.csv' '$tmp/eng/plots' > /dev/null 2>&1 && grep -q '^names.* = \"zzz\"' '$tmp/eng/plots/ns-tcg.gp' && grep -q '^# zzz$' '$tmp/eng/plots/ns-tcg.dat'"
+# No tool has an accelerator limit below the registry's: a run with 12
+# accelerators (four-accels' rows under 3 names each) is tabled and drawn
+# whole.
+fxa=$(dirname "$0")/fixtures/four-accels/results.csv
+{ head -n 1 "$fxa"; for k in 1 2 3; do tail -n +2 "$fxa" | sed "s/^fixture,\([a-z]*\),/fixture,\1$k,/"; done; } > "$tmp/many.csv"
+expect "registry: 12 accelerators: mktable tables all 12" \
+	sh -c "'$tools/mktable' '$tmp/many.csv' | grep -c '^--.*-- accel=' | grep -qx 12"
+mkdir -p "$tmp/many"
+expect "registry: 12 accelerators: csv2dat draws all 12" \
+	sh -c "'$tools/csv2dat' '$tmp/many.csv' '$tmp/many' > /dev/null 2>&1 && ls '$tmp/many' | grep -c '^ratios-.*[0-9]\.gp$' | grep -qx 12"
 expect "registry: an unknown accelerator kind is tabled last, under its kind" \
 	sh -c "sed 's/^test,icount,counted,/test,icount,novel,/' '$run/results.csv' > '$tmp/kind.csv' && '$tools/mktable' '$tmp/kind.csv' | grep '^--' | head -n 2 | tail -n 1 | grep -q 'accel=icount: novel$'"
 

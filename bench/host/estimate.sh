@@ -67,5 +67,5 @@ for f in $flavours; do
 	fi
 done
 echo "[bench] plan: kernels: ${kernels#, }"
-echo "[bench] plan: guests$( [ "$repeat" = 1 ] || echo " x$repeat boots"): ${guests#, }"
+echo "[bench] plan: guests$( [ "$repeat" = 1 ] || echo " x$repeat runs (REPEAT)"): ${guests#, }"
 echo "[bench] plan: about $(((total + 59) / 60)) min in all$unknown (measured on 2 cores; bench/flavours.conf build_s, bench/accels.conf guest_s)"
