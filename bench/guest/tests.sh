@@ -141,6 +141,11 @@ expect "accels: run-guest.sh refuses the timing plans on a debug accelerator" \
 	sh -c "for p in bench paired; do ! '$hostdir/run-guest.sh' debug \$p /nonexistent/x k i 2>&1 | grep -q 'correctness plans only' && exit 1; done; exit 0"
 expect "accels: an accelerator's flavour, unit, kind and host.txt lines" \
 	test "$(acc 'accel_host_txt icount | tr "\n" " "')" = "accel=icount unit=insns kind=counted flavour=x86_64 "
+expect "accels: a timed accelerator's host.txt carries its run_sd and boots" \
+	test "$(acc 'accel_host_txt uml | grep ^run_sd=; accel_boots uml; BOOTS=3 accel_boots uml; accel_boots icount')" = "run_sd=$(acc 'accel_attr uml run_sd' | tr -d ' \t')
+$(acc 'accel_attr uml boots')
+3
+1"
 expect "accels: the kernel image of a flavour" \
 	test "$(acc 'flavour_kernel B um; flavour_kernel B x86_64')" = "B/obj-um/linux
 B/obj-x86_64/arch/x86/boot/bzImage"
@@ -227,17 +232,20 @@ expect "accels: the uml and tcg-arm check boots take 100 random programs and 10 
 # make bench's estimate (bench/host/estimate.sh), from the records' times.
 s_uml=$(acc 'accel_attr uml guest_s')
 b_um=$(acc 'flavour_attr um build_s')
-expect "estimate: REPEAT multiplies the guest phase, a clean flavour costs its build" \
+n_uml=$(acc 'accel_attr uml boots')
+t_uml=$(acc 'accel_attr uml boot_s')
+g_uml=$((2 * (s_uml + (n_uml - 1) * t_uml)))
+expect "estimate: REPEAT multiplies the guest phase, each further boot costs boot_s, a clean flavour its build" \
 	sh -c "ACCEL=uml REPEAT=2 '$hostdir/estimate.sh' '$tmp/nobuild' > '$tmp/est' &&
-		grep -q 'guests x2 boots: uml ~$(((2 * s_uml + 59) / 60)) min$' '$tmp/est' &&
+		grep -q 'guests x2 runs (REPEAT): uml ($n_uml boots) ~$(((g_uml + 59) / 60)) min$' '$tmp/est' &&
 		grep -q 'kernels: um ~$(((b_um + 59) / 60)) min clean' '$tmp/est' &&
-		grep -q 'about $(((2 * s_uml + b_um + 59) / 60)) min in all (' '$tmp/est'"
+		grep -q 'about $(((g_uml + b_um + 59) / 60)) min in all (' '$tmp/est'"
 mkdir -p "$tmp/built/obj-um"
 : > "$tmp/built/obj-um/linux"
 : > "$tmp/built/initramfs-um.cpio.gz"
 expect "estimate: a built flavour costs nothing; auto marks the probed accelerators" \
 	sh -c "ACCEL=auto '$hostdir/estimate.sh' '$tmp/built' > '$tmp/est' &&
-		grep -q 'um built' '$tmp/est' && grep -q 'uml ~[0-9]* min if its probe boots' '$tmp/est' &&
+		grep -q 'um built' '$tmp/est' && grep -q 'uml ([0-9]* boots) ~[0-9]* min if its probe boots' '$tmp/est' &&
 		! grep -q 'tcg' '$tmp/est'"
 
 # kernel_reports: one line per report of a made-up debug kernel log.

@@ -129,7 +129,7 @@ accel_host_txt() {
 	echo "unit=$(accel_unit "$1")"
 	echo "kind=$(accel_kind "$1")"
 	echo "flavour=$(accel_flavour "$1")"
-	echo "run_sd=$(accel_attr "$1" run_sd | tr -d ' \t' || true)"
+	if rsd=$(accel_attr "$1" run_sd); then echo "run_sd=$(echo "$rsd" | tr -d ' \t')"; fi
 }
 
 # accel_pin ACCEL: the host CPU a guest of an accelerator with pin=1 is
