@@ -113,16 +113,18 @@ host_tests() {
 	# shellcheck disable=SC2046
 	t "host: shellcheck on every shell script" shellcheck -x \
 		$(find bench filters results plots kernel-patches .ci -type f \( -name '*.sh' -o -name run \) 2>/dev/null)
+	# Each suite prints its PASS/FAIL lines and exits non-zero on a FAIL:
+	# every suite runs whatever the one before it found.
 	{
-		"$top/bench/guest/tests.sh" "$build/tools"
+		"$top/bench/guest/tests.sh" "$build/tools" || true
 		# knobfuzz's model of the module's parsers, against the documented errors
-		"$build/tools/knobfuzz" -T
-		"$top/results/tests.sh" "$build/tools"
-		"$top/results/tests-cover.sh" "$build/tools"
-		"$top/results/tests-paired.sh" "$build/tools"
-		"$here/tests-badinput.sh" "$top" "$build/tools"
+		"$build/tools/knobfuzz" -T || true
+		"$top/results/tests.sh" "$build/tools" || true
+		"$top/results/tests-cover.sh" "$build/tools" || true
+		"$top/results/tests-paired.sh" "$build/tools" || true
+		"$here/tests-badinput.sh" "$top" "$build/tools" || true
 		# README.md and docs/ name only files, targets and columns that exist
-		"$here/tests-docs.sh" "$top"
+		"$here/tests-docs.sh" "$top" || true
 	} | test_lines
 }
 job_total=1
