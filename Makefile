@@ -119,8 +119,8 @@ $(TOOLS)/mkcsv: results/mkcsv.c results/stats.c results/stats.h results/registry
 	$(CC) $(HOSTCFLAGS) -o $@ $< results/stats.c -lm
 
 # The host tools share the CSV reader, the registries and the statistics.
-HOSTLIB := results/csv.c results/registry.c results/stats.c
-HOSTHDR := results/csv.h results/registry.h results/stats.h
+HOSTLIB := results/csv.c results/registry.c results/run.c results/stats.c
+HOSTHDR := results/csv.h results/registry.h results/run.h results/stats.h
 REGFLAGS := -DREG_DIR='"$(TOP)/bench"'
 
 $(TOOLS)/%: results/%.c $(HOSTLIB) $(HOSTHDR)
@@ -143,13 +143,14 @@ $(TOOLS)/bpfdiff: bench/guest/bpfdiff.c results/registry.c results/registry.h
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< results/registry.c
 
-$(TOOLS)/mkratios: results/mkratios.c results/paired.c results/paired.h results/stats.c results/stats.h
+$(TOOLS)/mkratios: results/mkratios.c results/paired.c results/paired.h $(HOSTLIB) $(HOSTHDR)
 	@mkdir -p $(TOOLS)
-	$(CC) $(HOSTCFLAGS) -o $@ $< results/paired.c results/stats.c -lm
+	$(CC) $(HOSTCFLAGS) $(REGFLAGS) -o $@ $< results/paired.c $(HOSTLIB) -lm
 
 tools: deps-bench $(TOOLS)/knob $(TOOLS)/mkcsv $(TOOLS)/mktable $(TOOLS)/cmpruns \
 	$(TOOLS)/crosscheck $(TOOLS)/mkcover $(TOOLS)/csv2dat $(TOOLS)/seccomp-bench \
-	$(TOOLS)/bpfdiff $(TOOLS)/control $(TOOLS)/mkratios $(TOOLS)/knobfuzz $(TOOLS)/simboots
+	$(TOOLS)/bpfdiff $(TOOLS)/control $(TOOLS)/mkratios $(TOOLS)/knobfuzz $(TOOLS)/simboots \
+	$(TOOLS)/mkclaims
 
 # make bench regenerates and compares the x86_64 seccomp filters only (no
 # cross toolchain needed); make check (filters/seccomp check) all three archs.

@@ -55,7 +55,8 @@ static int split_csv(char *s, char **out)
 static const char *const numeric[] = {
 	"skbs", "samples", "calls_per_sample", "min", "median", "mean",
 	"stddev", "ci_lo", "ci_hi", "ci_level", "placements", "gate_waits",
-	"ratio", "rounds", "halfwidth_pct",
+	"ratio", "rounds", "halfwidth_pct", "value", "design", "design_lo",
+	"design_hi", "conversion", "conversion_lo", "conversion_hi",
 };
 
 static int is_numeric(const char *col)
@@ -195,10 +196,29 @@ const struct csv_row *csv_find(const struct csv *csv, const char *const *keys,
 
 	for (i = 0; csv && i < csv->nrows; i++) {
 		for (k = 0; keys[k]; k++)
-			if (strcmp(csv_get(csv, &csv->rows[i], keys[k]), values[k]))
+			if (values[k] &&
+			    strcmp(csv_get(csv, &csv->rows[i], keys[k]), values[k]))
 				break;
 		if (!keys[k])
 			return &csv->rows[i];
 	}
 	return NULL;
+}
+
+void csv_put(FILE *f, const char *field, int last)
+{
+	const char *s;
+
+	if (!strpbrk(field, ",\"\n")) {
+		fputs(field, f);
+	} else {
+		fputc('"', f);
+		for (s = field; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	}
+	fputc(last ? '\n' : ',', f);
 }

@@ -3,6 +3,8 @@
 #ifndef RESULTS_CSV_H
 #define RESULTS_CSV_H
 
+#include <stdio.h>
+
 #define CSV_MAX_COLS 256
 
 struct csv_row {
@@ -29,9 +31,12 @@ const char *csv_get(const struct csv *csv, const struct csv_row *r,
 int csv_has(const struct csv *csv, const char *name);
 /*
  * The first row whose column KEYS[k] holds VALUES[k] for every k (KEYS
- * ends with NULL), or NULL; a NULL @csv has no rows.
+ * ends with NULL; a NULL value matches any), or NULL; a NULL @csv has no
+ * rows.
  */
 const struct csv_row *csv_find(const struct csv *csv, const char *const *keys,
 			       const char *const *values);
+/* One field to F, RFC 4180 quoted when needed, then ',' or (@last) '\n'. */
+void csv_put(FILE *f, const char *field, int last);
 
 #endif

@@ -32,8 +32,8 @@
  * in % of the ratio, is the smallest difference the cell could tell
  * apart; verdict is "no difference shown" when the CI contains 1.
  *
- * Pairs: the -p list, else old/new, new/jit, old/jit, oldjit/jit,
- * old/oldjit, new2014/new, old/new2014 (those present in a cell).
+ * Pairs: the -p list, else the ratio records of bench/engines.conf
+ * (those present in a cell).
  * -A prints each engine's ns per call instead, over boots as the ratios
  * are: the absolute figures, which drift with the machine.
  */
@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "paired.h"
+#include "registry.h"
 #include "stats.h"
 
 #define MAX_PAIRS 64
@@ -78,11 +79,6 @@ static int add_column(const char *s)
 	extra_row[r] = '\0';
 	return 0;
 }
-
-static const char *const default_pairs[] = {
-	"old/new", "new/jit", "old/jit", "oldjit/jit", "old/oldjit",
-	"new2014/new", "old/new2014",
-};
 
 struct pair {
 	char a[PAIRED_NAME_MAX], b[PAIRED_NAME_MAX];
@@ -334,9 +330,12 @@ int main(int argc, char **argv)
 	}
 	explicit = npairs > 0;
 	if (!npairs && !absolute) {
-		for (i = 0; i < (int)(sizeof(default_pairs) / sizeof(*default_pairs)); i++)
-			if (parse_pair(default_pairs[i], &pairs[npairs++]))
+		for (i = 0; i < reg_ratios()->n && npairs < MAX_PAIRS; i++)
+			if (parse_pair(reg_ratios()->rec[i].name, &pairs[npairs++])) {
+				fprintf(stderr, "mkratios: ratio record '%s' is not ENGINE/OTHER_ENGINE\n",
+					reg_ratios()->rec[i].name);
 				return 2;
+			}
 	}
 
 	boots = calloc(nboots, sizeof(*boots));

@@ -18,11 +18,9 @@
 
 #include "csv.h"
 #include "registry.h"
+#include "run.h"
 
-/* a run has at most one of each accelerator record (registry.h) */
-#define MAX_ACCELS	REG_MAX
-
-static struct csv csv;
+static struct run run;
 
 /*
  * Engines in row order: those of bench/engines.conf, then any other the
@@ -51,7 +49,7 @@ static const struct {
 
 static const char *get(const struct csv_row *r, const char *name)
 {
-	return csv_get(&csv, r, name);
+	return csv_get(&run.results, r, name);
 }
 
 static void add_engine(const char *name)
@@ -75,27 +73,15 @@ static void load_engines(void)
 
 	for (i = 0; i < r->n; i++)
 		add_engine(r->rec[i].name);
-	for (i = 0; i < csv.nrows; i++)
-		add_engine(get(&csv.rows[i], "engine"));
+	for (i = 0; i < run.results.nrows; i++)
+		add_engine(get(&run.results.rows[i], "engine"));
 }
 
 static const struct csv_row *find(const char *accel, const char *tag,
 			      const char *engine, const char *filter,
 			      const char *skbs)
 {
-	int i;
-
-	for (i = 0; i < csv.nrows; i++) {
-		const struct csv_row *r = &csv.rows[i];
-
-		if (!strcmp(get(r, "accel"), accel) &&
-		    !strcmp(get(r, "tag"), tag) &&
-		    !strcmp(get(r, "engine"), engine) &&
-		    (!filter || !strcmp(get(r, "filter"), filter)) &&
-		    (!skbs || !strcmp(get(r, "skbs"), skbs)))
-			return r;
-	}
-	return NULL;
+	return run_result(&run, accel, tag, engine, filter, skbs);
 }
 
 static double median(const struct csv_row *r)
@@ -106,13 +92,7 @@ static double median(const struct csv_row *r)
 /* The 95% CI of the median the module computed, if the row has one. */
 static int ci(const struct csv_row *r, double *lo, double *hi)
 {
-	const char *l = r ? get(r, "ci_lo") : "", *h = r ? get(r, "ci_hi") : "";
-
-	if (!*l || !*h)
-		return 0;
-	*lo = atof(l);
-	*hi = atof(h);
-	return 1;
+	return run_ci(&run.results, r, lo, hi);
 }
 
 /*
@@ -156,30 +136,20 @@ static void header(int width)
  * paired.txt, made by the tables stage): per cell and engine pair, the
  * median of the per-round time ratios t_A / t_B with its 95% CI.
  */
-static struct csv rcsv;
-static int have_ratios;
-
 static const struct csv_row *rfind(const char *accel, const char *pair,
 				   const char *filter, const char *skbs)
 {
-	static const char *const keys[] = { "accel", "pair", "filter", "skbs", NULL };
-	const char *values[] = { accel, pair, filter, skbs };
-
-	return csv_find(have_ratios ? &rcsv : NULL, keys, values);
+	return run_ratio(&run, accel, pair, filter, skbs);
 }
 
 static const char *rget(const struct csv_row *r, const char *name)
 {
-	return csv_get(&rcsv, r, name);
+	return csv_get(&run.ratios, r, name);
 }
 
 static int rci(const struct csv_row *r, double *lo, double *hi)
 {
-	if (!*rget(r, "ci_lo") || !*rget(r, "ci_hi"))
-		return 0;
-	*lo = atof(rget(r, "ci_lo"));
-	*hi = atof(rget(r, "ci_hi"));
-	return 1;
+	return run_ci(&run.ratios, r, lo, hi);
 }
 
 /* "2.87 [2.80, 2.95]", "no difference shown" or "2.87 (no CI)" */
@@ -218,13 +188,13 @@ static void paired_table(const char *accel, const char *kind)
 
 			for (c = 0; c < 4 && !r0; c++)
 				r0 = rfind(accel, pair, colfilter[c], colskbs[c]);
-			over = csv_has(&rcsv, "ci_over") ? rget(r0, "ci_over") : "rounds";
-			boots = csv_has(&rcsv, "boots") ? rget(r0, "boots") : "1";
+			over = csv_has(&run.ratios, "ci_over") ? rget(r0, "ci_over") : "rounds";
+			boots = csv_has(&run.ratios, "boots") ? rget(r0, "boots") : "1";
 			if (!strcmp(over, "boots"))
 				printf("paired ratios t_A/t_B over %s boots (per boot the median of its interleaved\n"
 				       "rounds on the same skbs; their geometric mean with its 95%% CI over boots%s;\n"
 				       "> 1: the second engine is faster):\n", boots,
-				       csv_has(&rcsv, "run_sd_pct") && atof(rget(r0, "run_sd_pct")) > 0 ?
+				       csv_has(&run.ratios, "run_sd_pct") && atof(rget(r0, "run_sd_pct")) > 0 ?
 				       ",\nwidened by the run-level sd measured for this accelerator (accels.conf run_sd)" : "");
 			else
 				printf("paired ratios t_A/t_B (interleaved rounds on the same skbs; median of the\n"
@@ -268,9 +238,6 @@ static void paired_table(const char *accel, const char *kind)
  * absolute counterpart of the paired ratios (the host control loop, below
  * the tables, tells how fast the machine was).
  */
-static struct csv acsv;
-static int have_absolute;
-
 static const struct csv_row *afind(const char *accel, const char *engine,
 				   const char *filter, const char *skbs)
 {
@@ -278,7 +245,7 @@ static const struct csv_row *afind(const char *accel, const char *engine,
 					    "ci_over", NULL };
 	const char *values[] = { accel, engine, filter, skbs, "boots" };
 
-	return csv_find(have_absolute ? &acsv : NULL, keys, values);
+	return csv_find(run.has_absolute ? &run.absolute : NULL, keys, values);
 }
 
 static void absolute_table(const char *accel)
@@ -298,7 +265,7 @@ static void absolute_table(const char *accel)
 			r = afind(accel, engines[e].engine, colfilter[c], colskbs[c]);
 			printf("per call in the paired rounds over %s boots (%s; per boot the median of\n"
 			       "its rounds, their geometric mean with its 95%% CI over boots):\n",
-			       csv_get(&acsv, r, "boots"), csv_get(&acsv, r, "unit"));
+			       csv_get(&run.absolute, r, "boots"), csv_get(&run.absolute, r, "unit"));
 			header(20);
 		}
 		printf("%-14s", engines[e].label);
@@ -306,211 +273,55 @@ static void absolute_table(const char *accel)
 			r = afind(accel, engines[e].engine, colfilter[c], colskbs[c]);
 			if (!r)
 				snprintf(buf, sizeof(buf), "-");
-			else if (*csv_get(&acsv, r, "ci_lo"))
+			else if (*csv_get(&run.absolute, r, "ci_lo"))
 				snprintf(buf, sizeof(buf), "%.1f [%.1f, %.1f]",
-					 atof(csv_get(&acsv, r, "median")),
-					 atof(csv_get(&acsv, r, "ci_lo")),
-					 atof(csv_get(&acsv, r, "ci_hi")));
+					 atof(csv_get(&run.absolute, r, "median")),
+					 atof(csv_get(&run.absolute, r, "ci_lo")),
+					 atof(csv_get(&run.absolute, r, "ci_hi")));
 			else
 				snprintf(buf, sizeof(buf), "%.1f",
-					 atof(csv_get(&acsv, r, "median")));
+					 atof(csv_get(&run.absolute, r, "median")));
 			printf(" %20s", buf);
 		}
 		printf("\n");
 	}
 }
 
-/* The claim's one word from a ratio A/B and its CI: B faster holds. */
-static const char *claim_word(double v, int has_ci, double lo, double hi)
-{
-	if (!has_ci)
-		return v > 1.0 ? "holds" : v < 1.0 ? "reversed" : "no difference shown";
-	if (lo > 1.0)
-		return "holds";
-	if (hi < 1.0)
-		return "reversed";
-	return "no difference shown";
-}
-
-static void claim_ratio(const char *accel, const char *what, const char *ref,
-			const char *pair, const char *filter, const char *skbs)
-{
-	const struct csv_row *r = rfind(accel, pair, filter, skbs);
-	char buf[48];
-	double lo = 0, hi = 0;
-	int has;
-
-	printf("  %-48s 2014: %-6s ", what, ref);
-	if (!r) {
-		printf("ours: -                  not measurable (no paired %s cell)\n", pair);
-		return;
-	}
-	has = rci(r, &lo, &hi);
-	if (!has)
-		snprintf(buf, sizeof(buf), "%.2f (no CI)", atof(rget(r, "ratio")));
-	else
-		snprintf(buf, sizeof(buf), "%.2f [%.2f, %.2f]", atof(rget(r, "ratio")), lo, hi);
-	printf("ours: %-18s %s\n", buf, claim_word(atof(rget(r, "ratio")), has, lo, hi));
-}
-
-/* "JIT faster than the interpreters": the weakest of new/jit and old/jit. */
-static void claim_jit(const char *accel, const char *flavour)
-{
-	static const char *const pairs[2] = { "new/jit", "old/jit" };
-	const struct csv_row *weak = NULL;
-	const struct reg_rec *oj = reg_find(reg_engines(), "oldjit", 0);
-	const struct reg_rec *o = reg_find(reg_engines(), "old", 0);
-	const struct reg_rec *n = reg_find(reg_engines(), "new", 0);
-	char vo[4][32], vn[4][32], vj[4][32], ref[32] = "-", buf[48];
-	const char *word = "holds";
-	double lo, hi, best = 0;
-	int p, c, rows = 0;
-
-	if (oj && o && n && reg_ref(oj, "ref2014", flavour, vj, 4) == 4 &&
-	    reg_ref(o, "ref2014", flavour, vo, 4) == 4 &&
-	    reg_ref(n, "ref2014", flavour, vn, 4) == 4) {
-		for (c = 0; c < 4; c++) {
-			double j = atof(vj[c]), m = atof(vn[c]) < atof(vo[c]) ? atof(vn[c]) : atof(vo[c]);
-
-			if (j > 0 && (!best || m / j < best))
-				best = m / j;
-		}
-		if (best)
-			snprintf(ref, sizeof(ref), ">=%.1fx", best);
-	}
-	for (p = 0; p < 2; p++)
-		for (c = 0; c < 4; c++) {
-			const struct csv_row *r = rfind(accel, pairs[p], colfilter[c], colskbs[c]);
-
-			if (!r)
-				continue;
-			rows++;
-			if (!weak || atof(rget(r, "ratio")) < atof(rget(weak, "ratio")))
-				weak = r;
-			if (!rci(r, &lo, &hi))
-				word = "not measurable (no CI)";
-			else if (hi < 1.0)
-				word = "reversed";
-			else if (lo <= 1.0 && strcmp(word, "reversed"))
-				word = "no difference shown";
-		}
-	printf("  %-48s 2014: %-6s ", "the JIT faster than the interpreters", ref);
-	if (!weak) {
-		printf("ours: -                  not measurable (no JIT in this guest's paired cells)\n");
-		return;
-	}
-	if (rci(weak, &lo, &hi))
-		snprintf(buf, sizeof(buf), "%.2f [%.2f, %.2f]", atof(rget(weak, "ratio")), lo, hi);
-	else
-		snprintf(buf, sizeof(buf), "%.2f", atof(rget(weak, "ratio")));
-	printf("ours: %-18s %s (weakest of %d: %s %s skbs=%s)\n", buf, word, rows,
-	       rget(weak, "pair"), rget(weak, "filter"), rget(weak, "skbs"));
-}
-
-/* perf stat's branch misses, old vs new, fprog #2 cache-hit. */
-static void claim_branch_misses(const char *accel)
-{
-	const struct csv_row *o = find(accel, "bench", "old", "fprog2", "1");
-	const struct csv_row *n = find(accel, "bench", "new", "fprog2", "1");
-	double bo, bn;
-
-	printf("  %-48s 2014: %-6s ", "perf stat: drastic difference in branch-misses", "-");
-	if (!csv_has(&csv, "branch_misses") || !o || !n ||
-	    (bo = atof(get(o, "branch_misses"))) <= 0 ||
-	    (bn = atof(get(n, "branch_misses"))) <= 0) {
-		printf("ours: -                  not measurable here: %s\n",
-		       (o && n) || !csv_has(&csv, "branch_misses") ?
-		       "no PMU" : "no perf stat of old and new");
-		return;
-	}
-	printf("ours: old/new %.2fx       %s (perf stat, fprog #2 cache-hit, no CI)\n",
-	       bo / bn, bo / bn >= 2 ? "holds" : bo / bn < 1 ? "reversed" :
-	       "no difference shown");
-}
-
 /*
- * seccomp: old vs new on the short and the large filter.  The claim is the
- * commit message's (WHAT: "slightly better", "much faster") where 2014's old
- * and new figures differ, "no difference" where they are equal (arm32's
- * large filter: 13.5 s both); a figure 2014 did not give (i386's short
- * filter, "-" in bench/engines.conf) leaves the 2014 ratio "-".
+ * "2014 claims, re-tested": one line per row of claims.csv (results/
+ * mkclaims: the claim records of bench/engines.conf evaluated on the run).
  */
-static void claim_seccomp(const char *accel, const char *flavour,
-			  const char *filter, const char *what, int idx, int counted)
-{
-	const struct csv_row *o = find(accel, "seccomp", "old", filter, NULL);
-	const struct csv_row *n = find(accel, "seccomp", "new", filter, NULL);
-	const struct reg_rec *ro = reg_find(reg_engines(), "old", 0);
-	const struct reg_rec *rn = reg_find(reg_engines(), "new", 0);
-	char vo[2][32], vn[2][32], ref[32] = "-", buf[48], label[80];
-	double olo, ohi, nlo, nhi, v;
-	const char *word;
-	int has, same, nodiff = 0;
-
-	if (ro && rn && reg_ref(ro, "seccomp2014", flavour, vo, 2) == 2 &&
-	    reg_ref(rn, "seccomp2014", flavour, vn, 2) == 2 &&
-	    atof(vo[idx]) > 0 && atof(vn[idx]) > 0) {
-		snprintf(ref, sizeof(ref), "%.2fx", atof(vo[idx]) / atof(vn[idx]));
-		nodiff = atof(vo[idx]) == atof(vn[idx]);
-	}
-	snprintf(label, sizeof(label), "seccomp %s filter \"%s\"", filter,
-		 nodiff ? "no difference" : what);
-	printf("  %-48s 2014: %-6s ", label, ref);
-	if (!o || !n || median(n) <= 0) {
-		printf("ours: -                  not measurable (no seccomp old/new cells)\n");
-		return;
-	}
-	v = median(o) / median(n);
-	has = ci(o, &olo, &ohi) && ci(n, &nlo, &nhi) && nlo > 0 && nhi > 0;
-	if (has)
-		snprintf(buf, sizeof(buf), "%.2f [%.2f, %.2f]", v, olo / nhi, ohi / nlo);
-	else
-		snprintf(buf, sizeof(buf), "%.3f", v);
-	if (!has && !counted) {
-		printf("ours: %-18s not measurable (no CI: too few seccomp runs)\n", buf);
-		return;
-	}
-	word = claim_word(v, has, has ? olo / nhi : 0, has ? ohi / nlo : 0);
-	if (nodiff) {
-		/* holds where ours shows no difference either; counted
-		 * figures are exact: there only an equal count holds */
-		same = has ? !strcmp(word, "no difference shown") : fabs(v - 1.0) < 0.0005;
-		word = same ? "holds" : v > 1.0 ? "does not hold (new faster)" :
-		       "does not hold (old faster)";
-	}
-	printf("ours: %-18s %s (old/new%s)\n", buf, word,
-	       has ? ", CI from the two medians' CIs" : ", counted: exact, no CI needed");
-}
-
-/* "2014 claims, re-tested": one line per claim of the commit message. */
 static void claims(const char *accel, const char *what)
 {
-	const struct csv_row *any = NULL;
-	const struct reg_rec *on = reg_find(reg_ratios(), "old/new", 0);
-	const char *flavour;
-	char ref[4][32], label[80];
-	int i, c, nref, counted;
+	const struct csv *c = &run.claims;
+	char buf[64], verdict[256];
+	double lo, hi;
+	int i;
 
-	for (i = 0; i < csv.nrows && !any; i++)
-		if (!strcmp(get(&csv.rows[i], "accel"), accel))
-			any = &csv.rows[i];
-	flavour = any && *get(any, "flavour") ? get(any, "flavour") : "x86_64";
-	counted = any && !strcmp(get(any, "kind"), "counted");
-	nref = on ? reg_ref(on, "ref2014", flavour, ref, 4) : 0;
 	printf("accel=%s (%s):\n", accel, what);
-	for (c = 0; c < 4; c++) {
-		snprintf(label, sizeof(label), "new faster than old, %s %s", colhead[c][0],
-			 colhead[c][1]);
-		claim_ratio(accel, label, nref == 4 ? ref[c] : "-", "old/new",
-			    colfilter[c], colskbs[c]);
+	for (i = 0; run.has_claims && i < c->nrows; i++) {
+		const struct csv_row *r = &c->rows[i];
+		const char *v = csv_get(c, r, "value"), *basis = csv_get(c, r, "basis");
+
+		if (strcmp(csv_get(c, r, "accel"), accel))
+			continue;
+		if (!*v)
+			snprintf(buf, sizeof(buf), "-");
+		else if (run_ci(c, r, &lo, &hi))
+			snprintf(buf, sizeof(buf), "%.2f [%.2f, %.2f]", atof(v), lo, hi);
+		else
+			snprintf(buf, sizeof(buf), "%.3f", atof(v));
+		snprintf(verdict, sizeof(verdict), "%s%s%s%s", csv_get(c, r, "verdict"),
+			 *basis ? " (" : "", basis, *basis ? ")" : "");
+		printf("  %-48s 2014: %-6s ours: %-18s %s\n", csv_get(c, r, "text"),
+		       csv_get(c, r, "ref2014"), buf, verdict);
 	}
-	claim_jit(accel, flavour);
-	claim_branch_misses(accel);
-	claim_seccomp(accel, flavour, "short", "slightly better", 0, counted);
-	claim_seccomp(accel, flavour, "large", "much faster", 1, counted);
+	if (!run.has_claims)
+		printf("  (no claims.csv beside results.csv: results/mkclaims RUN_DIR makes it)\n");
 }
 
 static int marked;	/* a ratio line of this table carries a mark */
+static int ratio_head;	/* the ratio lines' heading is printed */
 
 /* The ratio NUM/DEN of registry record @rec, with its 2014 figures if any. */
 static void ratio_line(const char *accel, const char *flavour,
@@ -530,6 +341,9 @@ static void ratio_line(const char *accel, const char *flavour,
 		       find(accel, "bench", den, colfilter[c], colskbs[c]);
 	if (!any)
 		return;
+	if (!ratio_head++)
+		printf("ratios of the medians above (the paired ratios, where shown below, are\n"
+		       "the ones to quote):\n");
 	printf("%-14s", label);
 	for (c = 0; c < 4; c++) {
 		const struct csv_row *a = find(accel, "bench", num, colfilter[c], colskbs[c]);
@@ -615,9 +429,9 @@ static void control_line(const char *accel)
 	int i;
 	long waits = 0;
 
-	for (i = 0; i < csv.nrows; i++)
-		if (!strcmp(get(&csv.rows[i], "accel"), accel))
-			waits += atol(get(&csv.rows[i], "gate_waits"));
+	for (i = 0; i < run.results.nrows; i++)
+		if (!strcmp(get(&run.results.rows[i], "accel"), accel))
+			waits += atol(get(&run.results.rows[i], "gate_waits"));
 	if (waits)
 		printf("quiet gate: the runs waited %ld x 2 s in all for the loop-only probe to come\n"
 		       "back within 5%% of this boot's fastest (a busy host; lib.sh, quiet_gate)\n",
@@ -637,9 +451,9 @@ static void table(const char *accel, const char *what)
 	size_t e;
 	int c, i;
 
-	for (i = 0; i < csv.nrows && !any; i++)
-		if (!strcmp(get(&csv.rows[i], "accel"), accel))
-			any = &csv.rows[i];
+	for (i = 0; i < run.results.nrows && !any; i++)
+		if (!strcmp(get(&run.results.rows[i], "accel"), accel))
+			any = &run.results.rows[i];
 	/* a row without a flavour comes from an x86_64 guest (older runs) */
 	flavour = *get(any, "flavour") ? get(any, "flavour") : "x86_64";
 	printf("--%s-- accel=%s: %s\n",
@@ -682,6 +496,7 @@ static void table(const char *accel, const char *what)
 		printf("\n");
 	}
 	marked = 0;
+	ratio_head = 0;
 	for (i = 0; i < reg_ratios()->n; i++)
 		ratio_line(accel, get(any, "flavour"), &reg_ratios()->rec[i]);
 	if (marked)
@@ -692,6 +507,27 @@ static void table(const char *accel, const char *what)
 	ci_table(accel);
 	control_line(accel);
 	printf("\n");
+}
+
+/* A split's factor COL of decomposition.csv: "0.81 [0.81, 0.81]" or "0.81". */
+static void factor_text(char *buf, size_t n, const struct csv *d,
+			const struct csv_row *r, const char *col, int paired)
+{
+	char lo[32], hi[32];
+
+	snprintf(lo, sizeof(lo), "%s_lo", col);
+	snprintf(hi, sizeof(hi), "%s_hi", col);
+	if (paired)
+		snprintf(buf, n, "%.2f [%.2f, %.2f]", atof(csv_get(d, r, col)),
+			 atof(csv_get(d, r, lo)), atof(csv_get(d, r, hi)));
+	else
+		snprintf(buf, n, "%.2f", atof(csv_get(d, r, col)));
+}
+
+/* "fprog #1" for a cell record's name: its head. */
+static const char *cell_head(const char *cell)
+{
+	return reg_get_or(reg_find(reg_cells(), cell, 0), "head", cell);
 }
 
 /*
@@ -705,12 +541,12 @@ static void table(const char *accel, const char *what)
 static void decomposition(const char *accel)
 {
 	static const char *const f[2] = { "fprog1", "fprog2" };
-	const struct csv_row *o, *n, *n14;
+	const struct csv_row *o;
 	char ob[48], db[48];
 	size_t e;
-	int c, any = 0;
+	int c, i, any = 0;
 
-	if (!csv_has(&csv, "vm_insns"))
+	if (!csv_has(&run.results, "vm_insns"))
 		return;
 	for (e = 0; e < NENGINES; e++)
 		for (c = 0; c < 2; c++) {
@@ -752,34 +588,32 @@ static void decomposition(const char *accel)
 		}
 		printf("\n");
 	}
-	for (c = 0; c < 2; c++) {
-		const struct csv_row *po, *pd;
-		double design, conv;
+	for (i = 0; run.has_splits && i < run.splits.nrows; i++) {
+		const struct csv *d = &run.splits;
+		const struct csv_row *r = &d->rows[i];
+		int paired = !strcmp(csv_get(d, r, "basis"), "paired");
+		double design = atof(csv_get(d, r, "design"));
+		double conv = atof(csv_get(d, r, "conversion"));
+		const char *name = csv_get(d, r, "split");
+		const struct reg_rec *sp = reg_find(reg_splits(), name, 0);
+		char num[64];
 
-		o = find(accel, "bench", "old", f[c], "1");
-		n = find(accel, "bench", "new", f[c], "1");
-		n14 = find(accel, "bench", "new2014", f[c], "1");
-		if (!o || !n || !n14 || median(n) <= 0 || median(n14) <= 0)
+		if (strcmp(csv_get(d, r, "accel"), accel))
 			continue;
-		/* the factors from the paired rounds where the run has them */
-		po = rfind(accel, "old/new2014", f[c], "1");
-		pd = rfind(accel, "new2014/new", f[c], "1");
-		design = po ? atof(rget(po, "ratio")) : median(o) / median(n14);
-		conv = pd ? atof(rget(pd, "ratio")) : median(n14) / median(n);
-		if (po && pd) {
-			ratio_text(ob, sizeof(ob), po);
-			ratio_text(db, sizeof(db), pd);
-		} else {
-			snprintf(ob, sizeof(ob), "%.2f", design);
-			snprintf(db, sizeof(db), "%.2f", conv);
-		}
-		printf("fprog #%d: old/new = old/new2014 %s x new2014/new %s%s:\n"
+		snprintf(num, sizeof(num), "%.*s", (int)strcspn(reg_get(sp, "design"), "/"),
+			 reg_get(sp, "design"));
+		snprintf(num, sizeof(num), "%s", reg_get_or(sp, "design_base", engine_label(num)));
+		factor_text(ob, sizeof(ob), d, r, "design", paired);
+		factor_text(db, sizeof(db), d, r, "conversion", paired);
+		printf("%s: %s = %s %s x %s %s%s:\n"
 		       "          the conversion since 2014 makes a call %.2fx dearer (%s vs %s VM\n"
-		       "          insns executed), the 2014 design costs %.2fx the 3.14 interpreter's time\n",
-		       c + 1, ob, db, po && pd ? " (paired, 95% CI)" :
+		       "          insns executed), the 2014 design costs %.2fx %s's time\n",
+		       cell_head(csv_get(d, r, "cell")), name, reg_get(sp, "design"), ob,
+		       reg_get(sp, "conversion"), db, paired ? " (paired, 95% CI)" :
 		       " (no paired cells: ratios of the medians above)",
-		       conv > 0 ? 1 / conv : 0, get(n, "vm_insns"),
-		       get(n14, "vm_insns"), design > 0 ? 1 / design : 0);
+		       conv > 0 ? 1 / conv : 0, csv_get(d, r, "conversion_vm_den"),
+		       csv_get(d, r, "conversion_vm_num"), design > 0 ? 1 / design : 0,
+		       num);
 	}
 	printf("\n");
 }
@@ -789,8 +623,8 @@ static int arch_in_run(const char *arch)
 {
 	int i;
 
-	for (i = 0; i < csv.nrows; i++)
-		if (!strcmp(reg_ref_arch(get(&csv.rows[i], "flavour")), arch))
+	for (i = 0; i < run.results.nrows; i++)
+		if (!strcmp(reg_ref_arch(get(&run.results.rows[i], "flavour")), arch))
 			return 1;
 	return 0;
 }
@@ -932,8 +766,8 @@ static void seccomp_table(const char *accel)
 	size_t e;
 	int f, i;
 
-	for (i = 0; i < csv.nrows; i++) {
-		const struct csv_row *r = &csv.rows[i];
+	for (i = 0; i < run.results.nrows; i++) {
+		const struct csv_row *r = &run.results.rows[i];
 
 		if (strcmp(get(r, "accel"), accel) || strcmp(get(r, "tag"), "seccomp"))
 			continue;
@@ -979,82 +813,42 @@ static void seccomp_table(const char *accel)
 	printf("\n");
 }
 
-/* What @accel's figures are (the heading of its kind). */
-static const char *kind_what(const char *accel, struct reg *kinds)
-{
-	int i, k;
-
-	for (i = 0; i < csv.nrows; i++) {
-		if (strcmp(get(&csv.rows[i], "accel"), accel))
-			continue;
-		k = kind_rank(get(&csv.rows[i], "kind"));
-		return k < kinds->n ? reg_get_or(&kinds->rec[k], "what", "") :
-		       get(&csv.rows[i], "kind");
-	}
-	return "";
-}
-
 int main(int argc, char **argv)
 {
-	const char *accels[MAX_ACCELS];
-	struct reg *kinds;
-	int naccels = 0, i, a, k;
+	char dir[4096];
+	const char *slash;
+	int a;
 
 	if (argc < 2 || argc > 4) {
 		fprintf(stderr, "usage: mktable RESULTS.csv [RATIOS.csv [ABSOLUTE.csv]]\n");
 		return 2;
 	}
-	csv_load(&csv, argv[1]);
-	if (argc >= 3) {
-		csv_load(&rcsv, argv[2]);
-		have_ratios = 1;
-	}
-	if (argc == 4) {
-		csv_load(&acsv, argv[3]);
-		have_absolute = csv_has(&acsv, "ci_over");
-	}
+	run_open(&run, argv[1], argc >= 3 ? argv[2] : NULL, argc == 4 ? argv[3] : NULL);
+	/* claims.csv and decomposition.csv of results/mkclaims, beside it */
+	slash = strrchr(argv[1], '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - argv[1]) : 1,
+		 slash ? argv[1] : ".");
+	run_load_claims(&run, dir);
 	load_engines();
-	kinds = reg_kinds();
-	/* Kinds in the order of bench/accels.conf, unknown kinds last. */
-	for (k = 0; k <= kinds->n; k++) {
-		for (i = 0; i < csv.nrows; i++) {
-			const char *acc = get(&csv.rows[i], "accel");
-			const char *kind = get(&csv.rows[i], "kind");
-
-			if (kind_rank(kind) != k)
-				continue;
-			for (a = 0; a < naccels; a++)
-				if (!strcmp(accels[a], acc))
-					break;
-			if (a == naccels && naccels == MAX_ACCELS) {
-				fprintf(stderr, "mktable: more than %d accelerators in %s\n",
-					MAX_ACCELS, argv[1]);
-				return 1;
-			}
-			if (a == naccels) {
-				accels[naccels++] = acc;
-				table(acc, k < kinds->n ?
-				      reg_get_or(&kinds->rec[k], "what", kind) : kind);
-			}
-		}
-	}
-	if (!naccels) {
+	if (!run.naccels) {
 		fprintf(stderr, "mktable: no rows in %s\n", argv[1]);
 		return 1;
 	}
+	for (a = 0; a < run.naccels; a++)
+		table(run.accels[a], run_accel_what(&run, run.accels[a]));
 	reference();
-	for (a = 0; a < naccels; a++)
-		decomposition(accels[a]);
-	for (a = 0; a < naccels; a++)
-		crosscheck_table(accels[a]);
-	for (a = 0; a < naccels; a++)
-		seccomp_table(accels[a]);
-	for (a = 0; a < naccels; a++)
-		perf_table(accels[a]);
+	for (a = 0; a < run.naccels; a++)
+		decomposition(run.accels[a]);
+	for (a = 0; a < run.naccels; a++)
+		crosscheck_table(run.accels[a]);
+	for (a = 0; a < run.naccels; a++)
+		seccomp_table(run.accels[a]);
+	for (a = 0; a < run.naccels; a++)
+		perf_table(run.accels[a]);
 	printf("== 2014 claims, re-tested (commit bd4cf0ed331a; ratios t_old/t_new etc., > 1:\n"
 	       "   the claim's direction; one word: holds / reversed / no difference shown /\n"
 	       "   not measurable)\n");
-	for (a = 0; a < naccels; a++)
-		claims(accels[a], kind_what(accels[a], kinds));
+	for (a = 0; a < run.naccels; a++)
+		claims(run.accels[a], run_accel_what(&run, run.accels[a]));
 	return 0;
 }

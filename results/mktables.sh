@@ -1,7 +1,8 @@
 #!/bin/sh
 # The tables stage: a run's raw guest output (run.txt, <accel>/host.txt,
 # meta.txt, cells.txt, control.txt, test_bpf.txt, perf/, and repeat-N/ of
-# REPEAT runs, <accel>/paired.txt) -> results.csv, ratios.csv, table.txt,
+# REPEAT runs, <accel>/paired.txt) -> results.csv, ratios.csv,
+# absolute.csv, claims.csv, decomposition.csv, table.txt,
 # spread.txt, plots/ and the cover letter.  Boots nothing: `make bench`
 # runs it after its boots, `make tables RUN=results/<id>` on a saved run,
 # and results/tests.sh on the fixture runs of results/fixtures/.
@@ -30,6 +31,7 @@ fi
 rm_outs() {
 	rm -f "$run/results.csv" "$run/ratios.csv" "$run/ratios.tmp" \
 		"$run/absolute.csv" "$run/absolute.tmp" \
+		"$run/claims.csv" "$run/decomposition.csv" \
 		"$run/table.txt" "$run/spread.txt" "$run/ratio-spread.txt" \
 		"$run"/repeat-*/results.csv "$run"/repeat-*/ratios.csv \
 		"$run"/repeat-*/absolute.csv
@@ -90,6 +92,9 @@ ratios() {
 	done
 }
 ratios "$run"
+# The 2014 claims and the old/new split (engines.conf claim and split
+# records) -> claims.csv, decomposition.csv: the data every rendering uses.
+"$tools/mkclaims" "$run"
 if [ -f "$run/ratios.csv" ]; then
 	"$tools/mktable" "$run/results.csv" "$run/ratios.csv" "$run/absolute.csv" > "$run/table.txt"
 else

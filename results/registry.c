@@ -15,7 +15,7 @@
 #define REG_DIR "bench"
 #endif
 
-static struct reg engines, ratios, kinds, flavours;
+static struct reg engines, ratios, cells, claims, splits, kinds, flavours;
 static int loaded_engines, loaded_accels, loaded_flavours;
 
 static void die(const char *path, int lineno, const char *what)
@@ -121,12 +121,13 @@ static const char *conf(const char *env, const char *file)
 
 static void load_engines(void)
 {
-	static const char *const types[] = { "engine", "ratio" };
-	struct reg *regs[] = { &engines, &ratios };
+	static const char *const types[] = { "engine", "ratio", "cell", "claim",
+					    "split" };
+	struct reg *regs[] = { &engines, &ratios, &cells, &claims, &splits };
 
 	if (loaded_engines++)
 		return;
-	load(conf("ENGINES_CONF", "engines.conf"), types, regs, 2);
+	load(conf("ENGINES_CONF", "engines.conf"), types, regs, 5);
 }
 
 static void load_accels(void)
@@ -149,6 +150,24 @@ struct reg *reg_ratios(void)
 {
 	load_engines();
 	return &ratios;
+}
+
+struct reg *reg_cells(void)
+{
+	load_engines();
+	return &cells;
+}
+
+struct reg *reg_claims(void)
+{
+	load_engines();
+	return &claims;
+}
+
+struct reg *reg_splits(void)
+{
+	load_engines();
+	return &splits;
 }
 
 struct reg *reg_kinds(void)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The registries of bench/engines.conf (engines, ratios) and
+ * The registries of bench/engines.conf (engines, ratios, cells, claims,
+ * splits) and
  * bench/accels.conf (accelerator kinds), read once by every host tool.
  * Records are "engine NAME" / "ratio NUM/DEN" / "kind NAME" lines followed
  * by "KEY VALUE..." lines; see the files for the keys.
@@ -27,6 +28,10 @@ struct reg {
 /* The registries (loaded on first use; exit with a message on a bad file). */
 struct reg *reg_engines(void);
 struct reg *reg_ratios(void);
+/* engines.conf's table cells, 2014 claims and ratio splits (mkclaims) */
+struct reg *reg_cells(void);
+struct reg *reg_claims(void);
+struct reg *reg_splits(void);
 struct reg *reg_kinds(void);
 struct reg *reg_flavours(void);
 

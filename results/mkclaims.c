@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mkclaims - the claims of commit bd4cf0ed331a re-tested on a run, and the
+ * old/new ratio split into the 2014 design and the conversion since, as
+ * data for every rendering (table.txt, the cover letter, the README).
+ *
+ *   mkclaims RUN_DIR
+ *
+ * Reads RUN_DIR/results.csv and ratios.csv (when there) and the claim,
+ * split and cell records of bench/engines.conf; writes RUN_DIR/claims.csv
+ * (one row per accelerator, claim and cell: the 2014 figure, ours with its
+ * CI, the verdict and what it rests on) and RUN_DIR/decomposition.csv (one
+ * row per accelerator, split and cell).  The columns: docs/results.md.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "registry.h"
+#include "run.h"
+
+static struct run run;
+
+/* One row of claims.csv. */
+struct claim {
+	const char *accel, *claim;
+	char text[160], cell[64], ref[32], basis[160];
+	const char *verdict;
+	double value, lo, hi;
+	int has_value, has_ci;
+};
+
+static FILE *out;
+
+static const char *res(const struct csv_row *r, const char *col)
+{
+	return csv_get(&run.results, r, col);
+}
+
+static const char *rat(const struct csv_row *r, const char *col)
+{
+	return csv_get(&run.ratios, r, col);
+}
+
+static double median(const struct csv_row *r)
+{
+	return r ? atof(res(r, "median")) : 0;
+}
+
+static void put_num(double v, int has, int last)
+{
+	char buf[32] = "";
+
+	if (has)
+		snprintf(buf, sizeof(buf), "%.6g", v);
+	csv_put(out, buf, last);
+}
+
+static void emit(const struct claim *c)
+{
+	const struct csv_row *any = run_accel_row(&run, c->accel);
+
+	csv_put(out, c->accel, 0);
+	csv_put(out, res(any, "kind"), 0);
+	csv_put(out, res(any, "flavour"), 0);
+	csv_put(out, c->claim, 0);
+	csv_put(out, c->text, 0);
+	csv_put(out, c->cell, 0);
+	csv_put(out, *c->ref ? c->ref : "-", 0);
+	put_num(c->value, c->has_value, 0);
+	put_num(c->lo, c->has_ci, 0);
+	put_num(c->hi, c->has_ci, 0);
+	csv_put(out, c->verdict, 0);
+	csv_put(out, c->basis, 1);
+}
+
+/* The verdict on a ratio A/B (the claim: B faster) and its CI. */
+static const char *verdict(double v, int has_ci, double lo, double hi)
+{
+	if (!has_ci)
+		return v > 1.0 ? "holds" : v < 1.0 ? "reversed" : "no difference shown";
+	if (lo > 1.0)
+		return "holds";
+	if (hi < 1.0)
+		return "reversed";
+	return "no difference shown";
+}
+
+/* Engines NUM and DEN of a pair "NUM/DEN" (0 when it is not one). */
+static int split_pair(const char *pair, char *num, char *den, size_t n)
+{
+	const char *slash = strchr(pair, '/');
+
+	if (!slash || slash == pair || !slash[1] || (size_t)(slash - pair) >= n ||
+	    strlen(slash + 1) >= n)
+		return 0;
+	snprintf(num, n, "%.*s", (int)(slash - pair), pair);
+	snprintf(den, n, "%s", slash + 1);
+	return 1;
+}
+
+static void set_ratio(struct claim *c, const struct csv_row *r)
+{
+	c->value = atof(rat(r, "ratio"));
+	c->has_value = 1;
+	c->has_ci = run_ci(&run.ratios, r, &c->lo, &c->hi);
+}
+
+static const struct reg_rec *cell_rec(const char *name)
+{
+	const struct reg_rec *cell = reg_find(reg_cells(), name, 0);
+
+	if (!cell) {
+		fprintf(stderr, "mkclaims: no cell record '%s' in engines.conf\n", name);
+		exit(1);
+	}
+	return cell;
+}
+
+/* kind ratio: the paired ratio PAIR in every cell. */
+static void claim_ratio(const char *accel, const char *flavour,
+			const struct reg_rec *rec)
+{
+	const char *pair = reg_get(rec, "pair");
+	const struct reg_rec *rr = reg_find(reg_ratios(), pair, 0);
+	int c, ncells = reg_cells()->n, nref;
+	char ref[REG_MAX][32];
+
+	nref = rr ? reg_ref(rr, "ref2014", flavour, ref, REG_MAX) : 0;
+	for (c = 0; c < ncells; c++) {
+		const struct reg_rec *cell = &reg_cells()->rec[c];
+		struct claim cl = { .accel = accel, .claim = rec->name };
+		const struct csv_row *r = run_ratio(&run, accel, pair,
+						    reg_get(cell, "filter"),
+						    reg_get(cell, "skbs"));
+
+		snprintf(cl.text, sizeof(cl.text), "%s, %s %s", reg_get(rec, "text"),
+			 reg_get(cell, "head"), reg_get(cell, "sub"));
+		snprintf(cl.cell, sizeof(cl.cell), "%s", cell->name);
+		snprintf(cl.ref, sizeof(cl.ref), "%.31s", nref == ncells ? ref[c] : "-");
+		if (!r) {
+			cl.verdict = "not measurable";
+			snprintf(cl.basis, sizeof(cl.basis), "no paired %s cell", pair);
+		} else {
+			set_ratio(&cl, r);
+			cl.verdict = verdict(cl.value, cl.has_ci, cl.lo, cl.hi);
+			snprintf(cl.basis, sizeof(cl.basis), "%s", cl.has_ci ? "" : "no CI");
+		}
+		emit(&cl);
+	}
+}
+
+/* The smallest 2014 ratio (fastest of the ref_num engines) / ref_den. */
+static void weakest_ref(char *buf, size_t n, const char *flavour,
+			const struct reg_rec *rec)
+{
+	char num[REG_MAX][32], ref[REG_MAX][32], den[REG_MAX][32];
+	int ncells = reg_cells()->n, nnum, e, c;
+	const struct reg_rec *d = reg_find(reg_engines(), reg_get(rec, "ref_den"), 0);
+	double best = 0;
+
+	snprintf(buf, n, "-");
+	nnum = reg_words(rec, "ref_num", num, REG_MAX);
+	if (!d || !nnum || reg_ref(d, "ref2014", flavour, den, REG_MAX) != ncells)
+		return;
+	for (c = 0; c < ncells; c++) {
+		double fastest = 0;
+
+		for (e = 0; e < nnum; e++) {
+			const struct reg_rec *r = reg_find(reg_engines(), num[e], 0);
+
+			if (!r || reg_ref(r, "ref2014", flavour, ref, REG_MAX) != ncells)
+				return;
+			if (!fastest || atof(ref[c]) < fastest)
+				fastest = atof(ref[c]);
+		}
+		if (atof(den[c]) > 0 && (!best || fastest / atof(den[c]) < best))
+			best = fastest / atof(den[c]);
+	}
+	if (best)
+		snprintf(buf, n, ">=%.1fx", best);
+}
+
+/* kind weakest: the smallest paired ratio over PAIRS and the cells. */
+static void claim_weakest(const char *accel, const char *flavour,
+			  const struct reg_rec *rec)
+{
+	struct claim cl = { .accel = accel, .claim = rec->name, .verdict = "holds" };
+	char pairs[REG_MAX][32];
+	const struct csv_row *weak = NULL;
+	int npairs = reg_words(rec, "pairs", pairs, REG_MAX), p, c, rows = 0;
+	double lo, hi;
+
+	snprintf(cl.text, sizeof(cl.text), "%s", reg_get(rec, "text"));
+	weakest_ref(cl.ref, sizeof(cl.ref), flavour, rec);
+	for (p = 0; p < npairs; p++)
+		for (c = 0; c < reg_cells()->n; c++) {
+			const struct reg_rec *cell = &reg_cells()->rec[c];
+			const struct csv_row *r = run_ratio(&run, accel, pairs[p],
+							    reg_get(cell, "filter"),
+							    reg_get(cell, "skbs"));
+
+			if (!r)
+				continue;
+			rows++;
+			if (!weak || atof(rat(r, "ratio")) < atof(rat(weak, "ratio"))) {
+				weak = r;
+				snprintf(cl.cell, sizeof(cl.cell), "%s", cell->name);
+			}
+			if (!run_ci(&run.ratios, r, &lo, &hi))
+				cl.verdict = "not measurable";
+			else if (hi < 1.0)
+				cl.verdict = "reversed";
+			else if (lo <= 1.0 && strcmp(cl.verdict, "reversed"))
+				cl.verdict = "no difference shown";
+		}
+	if (!weak) {
+		cl.verdict = "not measurable";
+		snprintf(cl.basis, sizeof(cl.basis), "no paired %s cell", reg_get(rec, "pairs"));
+	} else {
+		set_ratio(&cl, weak);
+		snprintf(cl.basis, sizeof(cl.basis), "weakest of %d: %s %s skbs=%s%s",
+			 rows, rat(weak, "pair"), rat(weak, "filter"), rat(weak, "skbs"),
+			 strcmp(cl.verdict, "not measurable") ? "" : ", no CI");
+	}
+	emit(&cl);
+}
+
+/* kind counter: a perf stat counter of the pair's engines in one cell. */
+static void claim_counter(const char *accel, const struct reg_rec *rec)
+{
+	struct claim cl = { .accel = accel, .claim = rec->name };
+	const struct reg_rec *cell = cell_rec(reg_get(rec, "cell"));
+	const char *counter = reg_get(rec, "counter");
+	const struct csv_row *o, *n;
+	char num[64], den[64];
+	double bo = 0, bn = 0;
+	int has = csv_has(&run.results, counter);
+
+	snprintf(cl.text, sizeof(cl.text), "%s", reg_get(rec, "text"));
+	snprintf(cl.cell, sizeof(cl.cell), "%s", cell->name);
+	if (!split_pair(reg_get(rec, "pair"), num, den, sizeof(num))) {
+		fprintf(stderr, "mkclaims: claim %s: pair '%s' is not A/B\n", rec->name,
+			reg_get(rec, "pair"));
+		exit(1);
+	}
+	o = run_result(&run, accel, "bench", num, reg_get(cell, "filter"), reg_get(cell, "skbs"));
+	n = run_result(&run, accel, "bench", den, reg_get(cell, "filter"), reg_get(cell, "skbs"));
+	if (has && o && n) {
+		bo = atof(res(o, counter));
+		bn = atof(res(n, counter));
+	}
+	if (bo <= 0 || bn <= 0) {
+		cl.verdict = "not measurable";
+		snprintf(cl.basis, sizeof(cl.basis), "%s", (o && n) || !has ?
+			 "no PMU" : "no perf stat of both engines");
+	} else {
+		cl.value = bo / bn;
+		cl.has_value = 1;
+		cl.verdict = cl.value >= atof(reg_get_or(rec, "holds_at", "1")) ? "holds" :
+			     cl.value < 1 ? "reversed" : "no difference shown";
+		snprintf(cl.basis, sizeof(cl.basis), "perf stat %s, %s %s %s, no CI",
+			 reg_get(rec, "pair"), reg_get(cell, "head"), reg_get(cell, "sub"),
+			 counter);
+	}
+	emit(&cl);
+}
+
+/* kind seccomp: the pair's seccomp medians on one filter. */
+static void claim_seccomp(const char *accel, const char *flavour,
+			  const struct reg_rec *rec)
+{
+	struct claim cl = { .accel = accel, .claim = rec->name };
+	const char *filter = reg_get(rec, "filter"), *pair = reg_get(rec, "pair");
+	int idx = atoi(reg_get(rec, "index")), nodiff = 0, counted;
+	const struct reg_rec *ro, *rn;
+	const struct csv_row *o, *n;
+	char num[64], den[64], vo[2][32], vn[2][32];
+	double olo, ohi, nlo, nhi;
+
+	if (!split_pair(pair, num, den, sizeof(num)) || idx < 0 || idx > 1) {
+		fprintf(stderr, "mkclaims: claim %s: pair '%s' or index '%s' is bad\n",
+			rec->name, pair, reg_get(rec, "index"));
+		exit(1);
+	}
+	ro = reg_find(reg_engines(), num, 0);
+	rn = reg_find(reg_engines(), den, 0);
+	if (ro && rn && reg_ref(ro, "seccomp2014", flavour, vo, 2) == 2 &&
+	    reg_ref(rn, "seccomp2014", flavour, vn, 2) == 2 &&
+	    atof(vo[idx]) > 0 && atof(vn[idx]) > 0) {
+		snprintf(cl.ref, sizeof(cl.ref), "%.2fx", atof(vo[idx]) / atof(vn[idx]));
+		nodiff = atof(vo[idx]) == atof(vn[idx]);
+	}
+	snprintf(cl.text, sizeof(cl.text), "seccomp %s filter \"%s\"", filter,
+		 nodiff ? "no difference" : reg_get(rec, "text"));
+	snprintf(cl.cell, sizeof(cl.cell), "seccomp-%s", filter);
+	o = run_result(&run, accel, "seccomp", num, filter, NULL);
+	n = run_result(&run, accel, "seccomp", den, filter, NULL);
+	counted = !strcmp(res(run_accel_row(&run, accel), "kind"), "counted");
+	if (!o || !n || median(n) <= 0) {
+		cl.verdict = "not measurable";
+		snprintf(cl.basis, sizeof(cl.basis), "no seccomp %s cells", pair);
+		emit(&cl);
+		return;
+	}
+	cl.value = median(o) / median(n);
+	cl.has_value = 1;
+	cl.has_ci = run_ci(&run.results, o, &olo, &ohi) &&
+		    run_ci(&run.results, n, &nlo, &nhi) && nlo > 0 && nhi > 0;
+	if (cl.has_ci) {
+		cl.lo = olo / nhi;
+		cl.hi = ohi / nlo;
+	}
+	if (!cl.has_ci && !counted) {
+		cl.verdict = "not measurable";
+		snprintf(cl.basis, sizeof(cl.basis), "no CI: too few seccomp runs");
+		emit(&cl);
+		return;
+	}
+	cl.verdict = verdict(cl.value, cl.has_ci, cl.lo, cl.hi);
+	if (nodiff) {
+		/* counted figures are exact: there only an equal count holds */
+		int same = cl.has_ci ? !strcmp(cl.verdict, "no difference shown") :
+			   cl.value > 0.9995 && cl.value < 1.0005;
+
+		cl.verdict = same ? "holds" : cl.value > 1.0 ?
+			     "does not hold (new faster)" : "does not hold (old faster)";
+	}
+	snprintf(cl.basis, sizeof(cl.basis), "%s, %s", pair, cl.has_ci ?
+		 "CI from the two medians' CIs" : "counted: exact, no CI needed");
+	emit(&cl);
+}
+
+static void claims(const char *accel)
+{
+	const char *flavour = res(run_accel_row(&run, accel), "flavour");
+	int i;
+
+	if (!*flavour)
+		flavour = "x86_64";
+	for (i = 0; i < reg_claims()->n; i++) {
+		const struct reg_rec *rec = &reg_claims()->rec[i];
+		const char *kind = reg_get(rec, "kind");
+
+		if (!strcmp(kind, "ratio"))
+			claim_ratio(accel, flavour, rec);
+		else if (!strcmp(kind, "weakest"))
+			claim_weakest(accel, flavour, rec);
+		else if (!strcmp(kind, "counter"))
+			claim_counter(accel, rec);
+		else if (!strcmp(kind, "seccomp"))
+			claim_seccomp(accel, flavour, rec);
+		else {
+			fprintf(stderr, "mkclaims: claim %s: unknown kind '%s'\n",
+				rec->name, kind);
+			exit(1);
+		}
+	}
+}
+
+/*
+ * A ratio's figure in one cell: the paired one (basis "paired") where the
+ * run has it, else the ratio of the two medians.
+ */
+static int factor(const char *accel, const char *pair, const struct reg_rec *cell,
+		  double *v, double *lo, double *hi, int *paired)
+{
+	const char *f = reg_get(cell, "filter"), *s = reg_get(cell, "skbs");
+	const struct csv_row *r = run_ratio(&run, accel, pair, f, s), *a, *b;
+	char num[64], den[64];
+
+	*paired = 0;
+	if (r) {
+		*v = atof(rat(r, "ratio"));
+		*paired = run_ci(&run.ratios, r, lo, hi);
+		return 1;
+	}
+	if (!split_pair(pair, num, den, sizeof(num)))
+		return 0;
+	a = run_result(&run, accel, "bench", num, f, s);
+	b = run_result(&run, accel, "bench", den, f, s);
+	if (median(a) <= 0 || median(b) <= 0)
+		return 0;
+	*v = median(a) / median(b);
+	return 1;
+}
+
+/* decomposition.csv: each split record's ratio as design x conversion. */
+static void splits(const char *accel)
+{
+	const struct csv_row *any = run_accel_row(&run, accel);
+	char cells[REG_MAX][32], cnum[64], cden[64], buf[32];
+	int i, c, ncells;
+
+	for (i = 0; i < reg_splits()->n; i++) {
+		const struct reg_rec *rec = &reg_splits()->rec[i];
+		const char *design = reg_get(rec, "design"), *conv = reg_get(rec, "conversion");
+
+		if (!split_pair(conv, cnum, cden, sizeof(cnum))) {
+			fprintf(stderr, "mkclaims: split %s: conversion '%s' is not A/B\n",
+				rec->name, conv);
+			exit(1);
+		}
+		ncells = reg_words(rec, "cells", cells, REG_MAX);
+		for (c = 0; c < ncells; c++) {
+			const struct reg_rec *cell = cell_rec(cells[c]);
+			const char *f = reg_get(cell, "filter"), *s = reg_get(cell, "skbs");
+			const struct csv_row *vn = run_result(&run, accel, "bench", cnum, f, s);
+			const struct csv_row *vd = run_result(&run, accel, "bench", cden, f, s);
+			double w = 0, wlo = 0, whi = 0, d, dlo = 0, dhi = 0, k, klo = 0, khi = 0;
+			int wp, dp, kp, hw;
+
+			if (!factor(accel, design, cell, &d, &dlo, &dhi, &dp) ||
+			    !factor(accel, conv, cell, &k, &klo, &khi, &kp))
+				continue;
+			hw = factor(accel, rec->name, cell, &w, &wlo, &whi, &wp);
+			csv_put(out, accel, 0);
+			csv_put(out, res(any, "kind"), 0);
+			csv_put(out, res(any, "flavour"), 0);
+			csv_put(out, rec->name, 0);
+			csv_put(out, cell->name, 0);
+			csv_put(out, f, 0);
+			csv_put(out, s, 0);
+			csv_put(out, res(any, "unit"), 0);
+			put_num(w, hw, 0);
+			put_num(wlo, wp, 0);
+			put_num(whi, wp, 0);
+			put_num(d, 1, 0);
+			put_num(dlo, dp, 0);
+			put_num(dhi, dp, 0);
+			put_num(k, 1, 0);
+			put_num(klo, kp, 0);
+			put_num(khi, kp, 0);
+			snprintf(buf, sizeof(buf), "%s", vn ? res(vn, "vm_insns") : "");
+			csv_put(out, csv_has(&run.results, "vm_insns") ? buf : "", 0);
+			snprintf(buf, sizeof(buf), "%s", vd ? res(vd, "vm_insns") : "");
+			csv_put(out, csv_has(&run.results, "vm_insns") ? buf : "", 0);
+			csv_put(out, dp && kp ? "paired" : "medians", 1);
+		}
+	}
+}
+
+static void write_file(const char *dir, const char *name, const char *header,
+		       void (*rows)(const char *accel))
+{
+	char path[4096], tmp[4200];
+	int a;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	out = fopen(tmp, "w");
+	if (!out) {
+		perror(tmp);
+		exit(1);
+	}
+	fprintf(out, "%s\n", header);
+	for (a = 0; a < run.naccels; a++)
+		rows(run.accels[a]);
+	if (ferror(out) || fclose(out) || rename(tmp, path)) {
+		perror(path);
+		remove(tmp);
+		exit(1);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	char path[4096], ratios[4096];
+	FILE *f;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: mkclaims RUN_DIR\n");
+		return 2;
+	}
+	snprintf(path, sizeof(path), "%s/results.csv", argv[1]);
+	snprintf(ratios, sizeof(ratios), "%s/ratios.csv", argv[1]);
+	f = fopen(ratios, "r");
+	if (f)
+		fclose(f);
+	run_open(&run, path, f ? ratios : NULL, NULL);
+	write_file(argv[1], "claims.csv",
+		   "accel,kind,flavour,claim,text,cell,ref2014,value,ci_lo,ci_hi,verdict,basis",
+		   claims);
+	write_file(argv[1], "decomposition.csv",
+		   "accel,kind,flavour,split,cell,filter,skbs,unit,whole,whole_lo,whole_hi,"
+		   "design,design_lo,design_hi,conversion,conversion_lo,conversion_hi,"
+		   "conversion_vm_num,conversion_vm_den,basis",
+		   splits);
+	return 0;
+}

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Loading a run's results once (run.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "registry.h"
+#include "run.h"
+
+static void add_accel(struct run *run, const char *accel)
+{
+	int a;
+
+	for (a = 0; a < run->naccels; a++)
+		if (!strcmp(run->accels[a], accel))
+			return;
+	run->accels = realloc(run->accels, (run->naccels + 1) * sizeof(*run->accels));
+	if (!run->accels) {
+		perror("realloc");
+		exit(1);
+	}
+	run->accels[run->naccels++] = accel;
+}
+
+void run_open(struct run *run, const char *results, const char *ratios,
+	      const char *absolute)
+{
+	int i, k;
+
+	memset(run, 0, sizeof(*run));
+	csv_load(&run->results, results);
+	if (ratios) {
+		csv_load(&run->ratios, ratios);
+		run->has_ratios = 1;
+	}
+	if (absolute) {
+		csv_load(&run->absolute, absolute);
+		run->has_absolute = csv_has(&run->absolute, "ci_over");
+	}
+	/* kinds in the order of bench/accels.conf, unknown kinds last */
+	for (k = 0; k <= reg_kinds()->n; k++)
+		for (i = 0; i < run->results.nrows; i++)
+			if (kind_rank(csv_get(&run->results, &run->results.rows[i], "kind")) == k)
+				add_accel(run, csv_get(&run->results, &run->results.rows[i],
+						       "accel"));
+}
+
+static const char *in_dir(char *buf, size_t n, const char *dir,
+			  const char *file)
+{
+	snprintf(buf, n, "%s/%s", dir, file);
+	return access(buf, R_OK) ? NULL : buf;
+}
+
+void run_load_dir(struct run *run, const char *dir)
+{
+	char r[4096], p[4096], a[4096];
+
+	snprintf(r, sizeof(r), "%s/results.csv", dir);
+	run_open(run, r, in_dir(p, sizeof(p), dir, "ratios.csv"),
+		 in_dir(a, sizeof(a), dir, "absolute.csv"));
+	run_load_claims(run, dir);
+}
+
+void run_load_claims(struct run *run, const char *dir)
+{
+	char path[4096];
+
+	if (in_dir(path, sizeof(path), dir, "claims.csv")) {
+		csv_load(&run->claims, path);
+		run->has_claims = 1;
+	}
+	if (in_dir(path, sizeof(path), dir, "decomposition.csv")) {
+		csv_load(&run->splits, path);
+		run->has_splits = 1;
+	}
+}
+
+const struct csv_row *run_result(const struct run *run, const char *accel,
+				 const char *tag, const char *engine,
+				 const char *filter, const char *skbs)
+{
+	static const char *const keys[] = { "accel", "tag", "engine", "filter",
+					    "skbs", NULL };
+	const char *values[] = { accel, tag, engine, filter, skbs };
+
+	return csv_find(&run->results, keys, values);
+}
+
+const struct csv_row *run_ratio(const struct run *run, const char *accel,
+				const char *pair, const char *filter,
+				const char *skbs)
+{
+	static const char *const keys[] = { "accel", "pair", "filter", "skbs", NULL };
+	const char *values[] = { accel, pair, filter, skbs };
+
+	return csv_find(run->has_ratios ? &run->ratios : NULL, keys, values);
+}
+
+const struct csv_row *run_accel_row(const struct run *run, const char *accel)
+{
+	static const char *const keys[] = { "accel", NULL };
+	const char *values[] = { accel };
+
+	return csv_find(&run->results, keys, values);
+}
+
+const char *run_accel_what(const struct run *run, const char *accel)
+{
+	const struct csv_row *r = run_accel_row(run, accel);
+	const char *kind = csv_get(&run->results, r, "kind");
+	int k = kind_rank(kind);
+
+	return k < reg_kinds()->n ? reg_get_or(&reg_kinds()->rec[k], "what", kind) :
+	       kind;
+}
+
+int run_ci(const struct csv *csv, const struct csv_row *r, double *lo,
+	   double *hi)
+{
+	const char *l = r ? csv_get(csv, r, "ci_lo") : "";
+	const char *h = r ? csv_get(csv, r, "ci_hi") : "";
+
+	if (!*l || !*h)
+		return 0;
+	*lo = atof(l);
+	*hi = atof(h);
+	return 1;
+}

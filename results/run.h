@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A run's results on the host, loaded once: results.csv (the cells),
+ * ratios.csv and absolute.csv (the paired rounds over boots), claims.csv
+ * and decomposition.csv (results/mkclaims), and the accelerators in table
+ * order.  Every tool that reads a run looks cells up here.
+ */
+#ifndef RESULTS_RUN_H
+#define RESULTS_RUN_H
+
+#include "csv.h"
+
+struct run {
+	struct csv results, ratios, absolute, claims, splits;
+	int has_ratios, has_absolute, has_claims, has_splits;
+	const char **accels;	/* table order: accels.conf's kinds, then the rest */
+	int naccels;
+};
+
+/* Load RESULTS (and each other file that is not NULL). */
+void run_open(struct run *run, const char *results, const char *ratios,
+	      const char *absolute);
+/* DIR/results.csv and, where they exist, the other files of the run. */
+void run_load_dir(struct run *run, const char *dir);
+/* Load DIR/claims.csv and DIR/decomposition.csv, where they exist. */
+void run_load_claims(struct run *run, const char *dir);
+
+/* A cell of results.csv; NULL for @filter or @skbs matches any. */
+const struct csv_row *run_result(const struct run *run, const char *accel,
+				 const char *tag, const char *engine,
+				 const char *filter, const char *skbs);
+/* A paired ratio A/B of ratios.csv. */
+const struct csv_row *run_ratio(const struct run *run, const char *accel,
+				const char *pair, const char *filter,
+				const char *skbs);
+/* The first results.csv row of @accel. */
+const struct csv_row *run_accel_row(const struct run *run, const char *accel);
+/* What @accel's figures are: its kind's "what" in accels.conf. */
+const char *run_accel_what(const struct run *run, const char *accel);
+/* A row's ci_lo and ci_hi, when both are there (returns 1). */
+int run_ci(const struct csv *csv, const struct csv_row *r, double *lo,
+	   double *hi);
+
+#endif
