@@ -23,13 +23,12 @@
 
 #include "csv.h"
 #include "registry.h"
+#include "run.h"
 
 #define TITLE	"bpf: re-measure bd4cf0ed331a's classic BPF interpreter rework on 6.1"
-/* a run has at most one of each accelerator record (registry.h) */
-#define MAX_ACCELS	REG_MAX
-#define PERF_TOP	5
+#define PERF_TOP	3
 
-static struct csv csv;
+static struct run run;
 static FILE *out;
 static const char *outpath;
 
@@ -126,38 +125,6 @@ static void chomp(char *s)
 
 	while (n && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' '))
 		s[--n] = '\0';
-}
-
-/* key=value from RUN_DIR/run.txt ("" when absent). */
-static char runtxt[64][512];
-static int nruntxt;
-
-static void load_runtxt(const char *dir)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/run.txt", dir);
-	f = fopen(path, "r");
-	if (!f)
-		die("cannot read", path);
-	while (nruntxt < 64 && fgets(runtxt[nruntxt], sizeof(runtxt[0]), f)) {
-		chomp(runtxt[nruntxt]);
-		if (strchr(runtxt[nruntxt], '='))
-			nruntxt++;
-	}
-	fclose(f);
-}
-
-static const char *run_get(const char *key)
-{
-	size_t n = strlen(key);
-	int i;
-
-	for (i = 0; i < nruntxt; i++)
-		if (!strncmp(runtxt[i], key, n) && runtxt[i][n] == '=')
-			return runtxt[i] + n + 1;
-	return "";
 }
 
 /* A header's display name: RFC 2047 if not ASCII, quoted if it has specials. */
@@ -262,206 +229,432 @@ static void put_text(const char *text)
 	}
 }
 
-static void put_file(const char *path)
+/* A ratio "lo-hi" or one figure when they agree to two decimals. */
+static void range_text(char *buf, size_t n, double lo, double hi)
 {
-	char line[4096];
-	FILE *f = fopen(path, "r");
+	char a[32], b[32];
 
-	if (!f)
-		die("cannot read", path);
-	while (fgets(line, sizeof(line), f)) {
-		if (breaks_mail(line))
-			fputc(' ', out);
-		fputs(line, out);
-	}
-	fclose(f);
+	snprintf(a, sizeof(a), "%.2f", lo);
+	snprintf(b, sizeof(b), "%.2f", hi);
+	snprintf(buf, n, strcmp(a, b) ? "%s-%sx" : "%sx", a, b);
 }
 
-static const char *accels[MAX_ACCELS];
-static const struct csv_row *accel_row[MAX_ACCELS];
-static int naccels;
-
-static void add_accel(const struct csv_row *r)
+/* Accelerators of @kind with a claims.csv row: "uml" or "icount, icount-arm". */
+static void kind_accels(char *buf, size_t n, const char *kind)
 {
-	const char *acc = csv_get(&csv, r, "accel");
+	size_t len = 0;
 	int a;
 
-	for (a = 0; a < naccels; a++)
-		if (!strcmp(accels[a], acc))
-			return;
-	if (naccels == MAX_ACCELS)
-		die("more accelerators in results.csv than the registry can hold", NULL);
-	accel_row[naccels] = r;
-	accels[naccels++] = acc;
+	buf[0] = '\0';
+	for (a = 0; a < run.naccels && len < n; a++) {
+		const struct csv_row *r = run_accel_row(&run, run.accels[a]);
+
+		if (strcmp(csv_get(&run.results, r, "kind"), kind))
+			continue;
+		len += snprintf(buf + len, n - len, "%s%s", len ? ", " : "", run.accels[a]);
+	}
 }
 
-static void find_accels(void)
-{
-	int i, k;
+/*
+ * The finding, in words made from claims.csv and decomposition.csv: the
+ * first claim record's verdicts over every accelerator and cell, how far
+ * apart the engines are per kind of figure, and the split of the ratio.
+ */
+static void finding_text(void);
 
-	/* in the order of the tables: bench/accels.conf's kinds, unknown last */
-	for (k = 0; k <= reg_kinds()->n; k++)
-		for (i = 0; i < csv.nrows; i++)
-			if (kind_rank(csv_get(&csv, &csv.rows[i], "kind")) == k)
-				add_accel(&csv.rows[i]);
+/* TEXT filled to 72 columns; "\n\n" keeps a paragraph break. */
+static void put_wrapped(const char *text)
+{
+	const char *s = text;
+	int col = 0;
+
+	while (*s) {
+		size_t w;
+
+		if (s[0] == '\n' && s[1] == '\n') {
+			fputs(col ? "\n\n" : "\n", out);
+			col = 0;
+			s += 2;
+			continue;
+		}
+		if (*s == ' ' || *s == '\n') {
+			s++;
+			continue;
+		}
+		w = strcspn(s, " \n");
+		if (col && col + 1 + (int)w > 72) {
+			fputc('\n', out);
+			col = 0;
+		}
+		if (col++)
+			fputc(' ', out);
+		fwrite(s, 1, w, out);
+		col += (int)w;
+		s += w;
+	}
+	if (col)
+		fputc('\n', out);
+}
+
+static void finding(void)
+{
+	FILE *real = out;
+	char *text = NULL;
+	size_t len = 0;
+
+	out = open_memstream(&text, &len);
+	if (!out)
+		die("out of memory", NULL);
+	finding_text();
+	fclose(out);
+	out = real;
+	put_wrapped(text);
+	free(text);
+}
+
+static void finding_text(void)
+{
+	const struct reg_rec *head = reg_claims()->n ? &reg_claims()->rec[0] : NULL;
+	const struct csv *c = &run.claims, *d = &run.splits;
+	static const char *const words[] = { "holds", "reversed", "no difference shown" };
+	int count[3] = { 0 }, total = 0, nacc = 0, i, w, k;
+	char num[64] = "", den[64] = "", buf[64], list[256];
+	const char *last = "";
+
+	for (i = 0; head && run.has_claims && i < c->nrows; i++) {
+		const struct csv_row *r = &c->rows[i];
+
+		if (strcmp(csv_get(c, r, "claim"), head->name) ||
+		    !*csv_get(c, r, "value"))
+			continue;
+		total++;
+		nacc += !!strcmp(last, csv_get(c, r, "accel"));
+		last = csv_get(c, r, "accel");
+		for (w = 0; w < 3; w++)
+			count[w] += !strcmp(csv_get(c, r, "verdict"), words[w]);
+	}
+	if (!total) {
+		fprintf(out, "This run re-tests none of the 2014 commit's claims (no claims.csv\n"
+			"rows with a figure): see its tables.\n\n");
+		return;
+	}
+	sscanf(reg_get(head, "pair"), "%63[^/]/%63s", num, den);
+	fprintf(out, "On Debian's linux-source %s (Linux %s) ", run_info(&run, "debian_version"),
+		run_info(&run, "kernel"));
+	if (count[1] == total)
+		fprintf(out, "the 2014 result is reversed: \"%s\"\n"
+			"is reversed in all %d cells on %d accelerator%s.",
+			reg_get(head, "text"), total, nacc, nacc > 1 ? "s" : "");
+	else if (count[0] == total)
+		fprintf(out, "the 2014 result holds: \"%s\" holds\n"
+			"in all %d cells on %d accelerator%s.",
+			reg_get(head, "text"), total, nacc, nacc > 1 ? "s" : "");
+	else
+		fprintf(out, "the 2014 result is mixed: \"%s\" holds\n"
+			"in %d, is reversed in %d and shows no difference in %d of %d cells.",
+			reg_get(head, "text"), count[0], count[1], count[2], total);
+	/* the magnitude per kind of figure: the inverse of num/den */
+	for (k = 0; k < reg_kinds()->n; k++) {
+		const char *kind = reg_kinds()->rec[k].name;
+		double lo = 0, hi = 0;
+
+		for (i = 0; i < c->nrows; i++) {
+			const struct csv_row *r = &c->rows[i];
+			double v = atof(csv_get(c, r, "value"));
+
+			if (strcmp(csv_get(c, r, "claim"), head->name) ||
+			    strcmp(csv_get(c, r, "kind"), kind) || v <= 0)
+				continue;
+			if (!lo || 1 / v < lo)
+				lo = 1 / v;
+			if (1 / v > hi)
+				hi = 1 / v;
+		}
+		if (!lo)
+			continue;
+		range_text(buf, sizeof(buf), lo, hi);
+		kind_accels(list, sizeof(list), kind);
+		fprintf(out, " %s per call of %s: %s %s's (%s: %s).",
+			strcmp(kind, "counted") ? "Time" : "Guest instructions",
+			engine_label(den), buf, engine_label(num), kind, list);
+	}
+	if (!run.has_splits || !d->nrows) {
+		fprintf(out, "\n\n");
+		return;
+	}
+	{
+		double clo = 0, chi = 0, dlo = 0, dhi = 0;
+		const struct reg_rec *sp = reg_find(reg_splits(), csv_get(d, &d->rows[0], "split"), 0);
+
+		for (i = 0; i < d->nrows; i++) {
+			double cv = 1 / atof(csv_get(d, &d->rows[i], "conversion"));
+			double dv = 1 / atof(csv_get(d, &d->rows[i], "design"));
+
+			if (!clo || cv < clo)
+				clo = cv;
+			if (cv > chi)
+				chi = cv;
+			if (!dlo || dv < dlo)
+				dlo = dv;
+			if (dv > dhi)
+				dhi = dv;
+		}
+		range_text(buf, sizeof(buf), clo, chi);
+		fprintf(out, " Why: the conversion of classic programs since 2014 makes a call %s dearer (",
+			buf);
+		for (i = 0; i < d->nrows; i++) {
+			const struct csv_row *r = &d->rows[i];
+			int j, seen = 0;
+
+			for (j = 0; j < i; j++)
+				seen |= !strcmp(csv_get(d, &d->rows[j], "cell"), csv_get(d, r, "cell"));
+			if (seen || !*csv_get(d, r, "conversion_vm_den"))
+				continue;
+			fprintf(out, "%s%s executes %s eBPF instructions where 2014's ran %s",
+				i ? "; " : "",
+				reg_get_or(reg_find(reg_cells(), csv_get(d, r, "cell"), 0), "head",
+					   csv_get(d, r, "cell")),
+				csv_get(d, r, "conversion_vm_den"), csv_get(d, r, "conversion_vm_num"));
+		}
+		range_text(buf, sizeof(buf), dlo, dhi);
+		fprintf(out, "), and the 2014 design itself costs %s %s's time (%s = %s x %s; decomposition.csv).\n\n",
+			buf, reg_get_or(sp, "design_base", "the baseline"), sp ? sp->name : "-",
+			reg_get(sp, "design"), reg_get(sp, "conversion"));
+	}
+}
+
+/* " 0.49±2%" of a paired ratio row, "-" without one. */
+static void ratio_cell(char *buf, size_t n, const struct csv_row *r)
+{
+	const char *hw = r ? csv_get(&run.ratios, r, "halfwidth_pct") : "";
+
+	if (!r)
+		snprintf(buf, n, "-");
+	else if (*hw && atof(hw) >= 0.5)
+		snprintf(buf, n, "%.2f±%.0f%%", atof(csv_get(&run.ratios, r, "ratio")), atof(hw));
+	else
+		snprintf(buf, n, "%.2f", atof(csv_get(&run.ratios, r, "ratio")));
+}
+
+static void cells_header(void)
+{
+	int c;
+
+	for (c = 0; c < 2; c++) {
+		fprintf(out, "%-14s", "");
+		for (int k = 0; k < reg_cells()->n; k++)
+			fprintf(out, " %11s", reg_get(&reg_cells()->rec[k], c ? "sub" : "head"));
+		fputc('\n', out);
+	}
+}
+
+/*
+ * One table per accelerator in the 2014 layout: per engine its median
+ * (over boots where the run has them), then the paired ratios with the
+ * half-width of their 95% CI and the 2014 ratios.
+ */
+static void accel_table(const char *accel)
+{
+	const struct csv_row *any = run_accel_row(&run, accel);
+	const char *flavour = csv_get(&run.results, any, "flavour");
+	char buf[48], ref[REG_MAX][32];
+	int e, k, i;
+
+	fprintf(out, "accel=%s (%s, %s per call, %s):\n", accel, *flavour ? flavour : "-",
+		csv_get(&run.results, any, "unit"), csv_get(&run.results, any, "kind"));
+	cells_header();
+	for (e = 0; e < reg_engines()->n; e++) {
+		const struct reg_rec *eng = &reg_engines()->rec[e];
+		int have = 0;
+
+		if (!strcmp(reg_get(eng, "checker"), "none"))
+			continue;
+		for (k = 0; k < reg_cells()->n; k++)
+			have |= !!run_result(&run, accel, "bench", eng->name,
+					     reg_get(&reg_cells()->rec[k], "filter"),
+					     reg_get(&reg_cells()->rec[k], "skbs"));
+		if (!have)
+			continue;
+		fprintf(out, "%-14s", engine_label(eng->name));
+		for (k = 0; k < reg_cells()->n; k++) {
+			const struct csv_row *r = run_result(&run, accel, "bench", eng->name,
+							     reg_get(&reg_cells()->rec[k], "filter"),
+							     reg_get(&reg_cells()->rec[k], "skbs"));
+
+			snprintf(buf, sizeof(buf), "%.1f", atof(csv_get(&run.results, r, "median")));
+			fprintf(out, " %11s", r ? buf : "-");
+		}
+		fputc('\n', out);
+	}
+	for (i = 0; i < reg_ratios()->n; i++) {
+		const struct reg_rec *rr = &reg_ratios()->rec[i];
+		int have = 0, nref = reg_ref(rr, "ref2014", flavour, ref, REG_MAX);
+
+		for (k = 0; k < reg_cells()->n; k++)
+			have |= !!run_ratio(&run, accel, rr->name,
+					    reg_get(&reg_cells()->rec[k], "filter"),
+					    reg_get(&reg_cells()->rec[k], "skbs"));
+		if (!have)
+			continue;
+		fprintf(out, "%-14s", rr->name);
+		for (k = 0; k < reg_cells()->n; k++) {
+			ratio_cell(buf, sizeof(buf),
+				   run_ratio(&run, accel, rr->name,
+					     reg_get(&reg_cells()->rec[k], "filter"),
+					     reg_get(&reg_cells()->rec[k], "skbs")));
+			fprintf(out, " %11s", buf);
+		}
+		if (nref == reg_cells()->n) {
+			fprintf(out, "  2014:");
+			for (k = 0; k < nref; k++)
+				fprintf(out, " %s", ref[k]);
+		}
+		fputc('\n', out);
+	}
+	fputc('\n', out);
+}
+
+/* The claims, one line per claim record and accelerator. */
+static void claims(void)
+{
+	int unmeasured;
+	const struct csv *c = &run.claims;
+	int a, i, j;
+
+	if (!run.has_claims)
+		return;
+	fprintf(out, "The 2014 claims re-tested (claims.csv; ratio > 1: the claim's direction):\n");
+	unmeasured = 0;
+	for (a = 0; a < run.naccels; a++) {
+		fprintf(out, "  accel=%s:\n", run.accels[a]);
+		for (i = 0; i < reg_claims()->n; i++) {
+			const char *name = reg_claims()->rec[i].name;
+			const char *verdict = NULL, *text = NULL, *basis = "";
+
+			double lo = 0, hi = 0;
+			int n = 0, same = 1;
+			char vals[64] = "-";
+
+			for (j = 0; j < c->nrows; j++) {
+				const struct csv_row *r = &c->rows[j];
+				double v = atof(csv_get(c, r, "value"));
+
+				if (strcmp(csv_get(c, r, "accel"), run.accels[a]) ||
+				    strcmp(csv_get(c, r, "claim"), name))
+					continue;
+				if (!n++) {
+					verdict = csv_get(c, r, "verdict");
+					text = csv_get(c, r, "text");
+					basis = csv_get(c, r, "basis");
+				}
+				same &= !strcmp(verdict, csv_get(c, r, "verdict"));
+				if (*csv_get(c, r, "value")) {
+					if (!lo || v < lo)
+						lo = v;
+					if (v > hi)
+						hi = v;
+				}
+			}
+			if (!n)
+				continue;
+			if (lo)
+				range_text(vals, sizeof(vals), lo, hi);
+			if (n > 1)
+				text = reg_get(&reg_claims()->rec[i], "text");
+			fprintf(out, "    %-46s %-12s %s", text, vals, same ? verdict : "mixed");
+			if (n > 1)
+				fprintf(out, " (%s%d cells)", same ? "all " : "", n);
+			fputc('\n', out);
+			unmeasured |= !lo && *basis;
+		}
+	}
+	if (unmeasured)
+		fprintf(out, "(why a claim is not measurable: the basis column of claims.csv)\n");
+	fputc('\n', out);
 }
 
 static void machine(void)
 {
 	int a;
 
-	fprintf(out, "Machine and accelerators (run %s, %s):\n",
-		run_get("run_id"), *run_get("date") ? run_get("date") : "date not recorded");
-	fprintf(out, "  host cpu: %s\n", *run_get("host_cpu") ? run_get("host_cpu") : "not recorded");
-	fprintf(out, "  kernel:   %s (Debian linux-source %s)\n",
-		run_get("kernel"), run_get("debian_version"));
-	fprintf(out, "  series:   %s\n", run_get("series_hash"));
-	for (a = 0; a < naccels; a++) {
-		const struct csv_row *r = accel_row[a];
+	fprintf(out, "Machine: host cpu %s; kernel %s (Debian linux-source %s), series %s.\n",
+		*run_info(&run, "host_cpu") ? run_info(&run, "host_cpu") : "not recorded",
+		run_info(&run, "kernel"), run_info(&run, "debian_version"), run_info(&run, "series_hash"));
+	for (a = 0; a < run.naccels; a++) {
+		const struct csv_row *r = run_accel_row(&run, run.accels[a]);
 
-		fprintf(out, "  accel=%s: %s, %s per call; guest cpu: %s; clocksource: %s;\n"
-			"    kernel %s (Debian %s), config %s, series %s\n",
-			accels[a], csv_get(&csv, r, "kind"), csv_get(&csv, r, "unit"),
-			csv_get(&csv, r, "cpu"), csv_get(&csv, r, "clocksource"),
-			csv_get(&csv, r, "kernel"), csv_get(&csv, r, "debian_version"),
-			csv_get(&csv, r, "config_hash"), csv_get(&csv, r, "series_hash"));
+		fprintf(out, "  accel=%s: %s; guest cpu %s; config %s\n", run.accels[a],
+			csv_get(&run.results, r, "kind"), csv_get(&run.results, r, "cpu"),
+			csv_get(&run.results, r, "config_hash"));
 	}
 	fputc('\n', out);
 }
 
-/* The first PERF_TOP sample lines ("12.34% ...") of one perf report. */
-static void perf_top(const char *path)
+/* The top PERF_TOP symbols of one perf report, on one line. */
+static int perf_line(const char *path, char *buf, size_t n)
 {
 	char line[4096];
+	size_t len = 0;
 	FILE *f = fopen(path, "r");
-	int n = 0;
+	int k = 0;
 
 	if (!f)
-		die("cannot read", path);
-	while (n < PERF_TOP && fgets(line, sizeof(line), f)) {
-		char *s = line, *w, *d;
-		size_t k;
+		return 0;
+	buf[0] = '\0';
+	while (k < PERF_TOP && len < n && fgets(line, sizeof(line), f)) {
+		char pct[32], sym[256], tag[16];
 
-		while (*s == ' ' || *s == '\t')
-			s++;
-		k = strcspn(s, " \t\n");
-		if (*s == '#' || !k || s[k - 1] != '%' || !isdigit((unsigned char)*s))
+		if (sscanf(line, " %31[0-9.]%% %15s %255[^\n]", pct, tag, sym) != 3 ||
+		    tag[0] != '[')
 			continue;
-		/* Collapse runs of blanks. */
-		for (w = d = s; *w && *w != '\n'; w++)
-			if (!(isspace((unsigned char)*w) && d > s && d[-1] == ' '))
-				*d++ = isspace((unsigned char)*w) ? ' ' : *w;
-		*d = '\0';
-		chomp(s);
-		/* perf's empty IPC columns ("-  -") say nothing here. */
-		for (d = s + strlen(s); d - s > 2 && !strcmp(d - 2, " -"); d -= 2)
-			d[-2] = '\0';
-		k = strcspn(s, " ");
-		fprintf(out, "    %*.*s%s\n", 7, (int)k, s, s + k);
-		n++;
+		/* "[bpf jit image: ...]" -> "[bpf jit image]"; else the first word */
+		sym[strcspn(sym, sym[0] == '[' ? ":]" : " ")] = '\0';
+		if (sym[0] == '[')
+			strcat(sym, "]");
+		len += snprintf(buf + len, n - len, "%s%s%% %s", k ? ", " : "", pct, sym);
+		k++;
 	}
-	if (!n)
-		fprintf(out, "    (no sample lines in the report)\n");
 	fclose(f);
+	return k;
 }
 
 /*
- * The cells whose profile the letter summarises, per engine: fprog #2 on
- * one skb (the 2014 commit's biggest gap) and the large seccomp filter.
- * The guest names each report after the id of the cell's result line;
- * a run without ids, or without the cell's row, after what ids are:
- * <tag>-<engine>-<filter>-<packet>-skbs<N>.
+ * Where the time goes, for the first accelerator with perf reports: one
+ * line per engine of the perf cell (the cell record named perf_cell in the
+ * first claim of kind counter, else the first cell), its top symbols.
  */
-static const struct {
-	const char *tag, *filter, *packet, *skbs;
-} perf_cells[] = {
-	{ "bench", "fprog2", "tcp22-payload", "1" },
-	{ "seccomp", "large", "nr199", "1" },
-};
-
-static int has_column(const char *name)
+static void perf(const char *dir)
 {
-	int i;
+	const struct reg_rec *cell = &reg_cells()->rec[0];
+	char path[8192], line[512], id[256];
+	int a, e, i, any = 0;
 
-	for (i = 0; i < csv.ncols; i++)
-		if (!strcmp(csv.colname[i], name))
-			return 1;
-	return 0;
-}
+	for (i = 0; i < reg_claims()->n; i++)
+		if (!strcmp(reg_get(&reg_claims()->rec[i], "kind"), "counter"))
+			cell = reg_find(reg_cells(), reg_get(&reg_claims()->rec[i], "cell"), 0);
+	for (a = 0; a < run.naccels && !any; a++) {
+		for (e = 0; e < reg_engines()->n; e++) {
+			const char *eng = reg_engines()->rec[e].name;
+			const struct csv_row *r = run_result(&run, run.accels[a], "bench", eng,
+							     reg_get(cell, "filter"),
+							     reg_get(cell, "skbs"));
 
-/* The id of cell  of  on . */
-static void cell_id(char *buf, size_t n, const char *accel, size_t c,
-		    const char *engine)
-{
-	int i;
-
-	for (i = 0; has_column("id") && i < csv.nrows; i++) {
-		const struct csv_row *r = &csv.rows[i];
-
-		if (!strcmp(csv_get(&csv, r, "accel"), accel) &&
-		    !strcmp(csv_get(&csv, r, "tag"), perf_cells[c].tag) &&
-		    !strcmp(csv_get(&csv, r, "engine"), engine) &&
-		    !strcmp(csv_get(&csv, r, "filter"), perf_cells[c].filter) &&
-		    !strcmp(csv_get(&csv, r, "packet"), perf_cells[c].packet) &&
-		    !strcmp(csv_get(&csv, r, "skbs"), perf_cells[c].skbs) &&
-		    *csv_get(&csv, r, "id")) {
-			snprintf(buf, n, "%s", csv_get(&csv, r, "id"));
-			return;
-		}
-	}
-	snprintf(buf, n, "%s-%s-%s-%s-skbs%s", perf_cells[c].tag, engine,
-		 perf_cells[c].filter, perf_cells[c].packet, perf_cells[c].skbs);
-}
-
-/* Reports in the order of bench/engines.conf, then other engines of the run. */
-static const char *perf_engines[REG_MAX];
-static size_t nperf_engines;
-
-static void add_perf_engine(const char *name)
-{
-	size_t e;
-
-	for (e = 0; e < nperf_engines; e++)
-		if (!strcmp(perf_engines[e], name))
-			return;
-	if (*name && nperf_engines < REG_MAX)
-		perf_engines[nperf_engines++] = name;
-}
-
-static void find_engines(void)
-{
-	int i;
-
-	for (i = 0; i < reg_engines()->n; i++)
-		add_perf_engine(reg_engines()->rec[i].name);
-	for (i = 0; i < csv.nrows; i++)
-		add_perf_engine(csv_get(&csv, &csv.rows[i], "engine"));
-}
-
-static void perf(const char *run)
-{
-	char cell[256], path[8192];
-	size_t c, e;
-	int a, any = 0;
-
-	for (a = 0; a < naccels; a++) {
-		for (c = 0; c < sizeof(perf_cells) / sizeof(perf_cells[0]); c++) {
-			for (e = 0; e < nperf_engines; e++) {
-				cell_id(cell, sizeof(cell), accels[a], c, perf_engines[e]);
-				snprintf(path, sizeof(path), "%s/%s/perf/%s.report",
-					 run, accels[a], cell);
-				if (access(path, R_OK))
-					continue;
-				if (!any++)
-					fprintf(out, "Where the time goes (perf report --sort symbol, cpu-clock samples, top %d):\n",
-						PERF_TOP);
-				fprintf(out, "  accel=%s, %s:\n", accels[a], cell);
-				perf_top(path);
-			}
+			if (!r || !csv_has(&run.results, "id") || !*csv_get(&run.results, r, "id") ||
+			    !strcmp(reg_get(&reg_engines()->rec[e], "checker"), "none"))
+				continue;
+			snprintf(id, sizeof(id), "%s", csv_get(&run.results, r, "id"));
+			snprintf(path, sizeof(path), "%s/%s/perf/%s.report", dir, run.accels[a], id);
+			if (!perf_line(path, line, sizeof(line)))
+				continue;
+			if (!any++)
+				fprintf(out, "perf report, accel=%s, %s %s (cpu-clock samples, top %d symbols;\n"
+					"all reports: RUN/<accel>/perf/):\n", run.accels[a],
+					reg_get(cell, "head"), reg_get(cell, "sub"), PERF_TOP);
+			fprintf(out, "  %-14s %s\n", engine_label(eng), line);
 		}
 	}
 	if (!any)
-		fprintf(out, "perf: not captured in this run (no RUN_DIR/<accel>/perf/*.report).\n");
+		fprintf(out, "perf: no reports in this run (RUN/<accel>/perf/).\n");
 	fputc('\n', out);
 }
 
@@ -474,25 +667,21 @@ static int is_dir(const char *path)
 
 int main(int argc, char **argv)
 {
-	const char *run, *tree;
-	char path[4096], *s, *shortlog, *stat, *version;
+	const char *dir, *tree;
+	char *s, *shortlog, *stat, *version;
 	long n;
+	int a;
 
 	if (argc != 4) {
 		fprintf(stderr, "usage: mkcover RUN_DIR TREE_DIR OUT.patch\n");
 		return 2;
 	}
-	run = argv[1];
+	dir = argv[1];
 	tree = argv[2];
-	if (!is_dir(run))
-		die("no run directory", run);
+	if (!is_dir(dir))
+		die("no run directory", dir);
 	/* results.csv of a run marked incomplete is refused by csv_load() */
-	load_runtxt(run);
-	snprintf(path, sizeof(path), "%s/results.csv", run);
-	csv_load(&csv, path);
-	find_accels();
-	find_engines();
-	snprintf(path, sizeof(path), "%s/table.txt", run);
+	run_load_dir(&run, dir);
 
 	s = git(tree, "rev-list --count pristine..HEAD");
 	if (!s)
@@ -520,55 +709,26 @@ int main(int argc, char **argv)
 		"Content-Type: text/plain; charset=UTF-8\n"
 		"Content-Transfer-Encoding: 8bit\n\n");
 
+	finding();
 	fprintf(out,
 		"Commit bd4cf0ed331a (\"net: filter: rework/optimize internal BPF\n"
 		"interpreter's instruction set\", 2014) replaced the classic BPF\n"
-		"interpreter by the internal BPF one and gave, for two tcpdump filters\n"
-		"on x86_64, the cost per call of the old and the new interpreter with\n"
-		"the packet in cache and out of it.  This series re-measures those\n"
-		"figures on Debian's linux-source %s (Linux %s).\n\n",
-		run_get("debian_version"), run_get("kernel"));
-	fprintf(out,
-		"To do so it revives the 3.14 classic BPF interpreter, as a baseline\n"
-		"for the measurement only, next to the 6.1 eBPF interpreter and the\n"
-		"6.1 x86-64 JIT.  It is not meant to bring the old interpreter back.\n\n"
-		"Only hardware accelerators (kvm, uml) give times to set beside the\n"
-		"2014 ones; QEMU -icount counts guest instructions, and QEMU TCG\n"
-		"times are emulated, not hardware timing: from those, only ratios\n"
-		"and the order of the engines mean something.\n\n");
-	fprintf(out,
-		"The commit also timed seccomp: 10M syscall() calls under libseccomp's\n"
-		"'short' (2 rules) and 'large' (~200 rules, 05-sim-long_jumps) filters.\n"
-		"One patch of the series lets seccomp attach a filter on the revived\n"
-		"classic interpreter (sysctl kernel.seccomp_classic_interp, read at\n"
-		"attach time), so the seccomp tables set old, new and JIT side by side\n"
-		"for a syscall(199, 100) the 6.1 action cache cannot skip.\n\n"
-		"Each figure is a median with its 95%% confidence interval (order\n"
-		"statistics over the samples, or over 11 placements of each cell on\n"
-		"hardware); a ratio marked '*' means the two engines' intervals do not\n"
-		"overlap, '~' that they do.\n\n"
-		"The ratios to quote are the paired ones: all engines measured in\n"
-		"interleaved rounds on the same skbs, each round giving one time\n"
-		"ratio, so that a shared machine's changing speed cancels in each\n"
-		"round.  A boot fixes what moves a ratio from one boot to the next\n"
-		"(memory placement, the host's pages), so the boot is the sample:\n"
-		"each boot gives the median of its rounds' ratios, and a timed\n"
-		"accelerator's ratio is the geometric mean over its boots with a\n"
-		"95%% t-interval over them, widened by the run-to-run variation\n"
-		"measured for that accelerator (\"no difference shown\" when it\n"
-		"contains 1.00); the tables say how many boots.  The\n"
-		"tables end with the claims of the 2014 commit message re-tested,\n"
-		"one line per claim and accelerator: the 2014 figure, ours, and\n"
-		"holds / reversed / no difference shown / not measurable.\n\n");
-	fprintf(out,
-		"Results of run %s (results/%s/table.txt): median per call, in ns\n"
-		"where timed and in guest instructions under QEMU -icount, with the\n"
-		"2014 figures of the commit message below ours:\n\n",
-		run_get("run_id"), run_get("run_id"));
-	put_file(path);
-	fputc('\n', out);
+		"interpreter with the eBPF one and timed two tcpdump filters on one skb\n"
+		"and on 10000.  This series revives the 3.14 classic interpreter (and its\n"
+		"x86-64 JIT) for a bench module only, beside 6.1's interpreter and JIT,\n"
+		"to re-measure those figures; it is not meant to bring them back.\n\n"
+		"How to read the figures: hardware timing (kvm, uml) gives ns; QEMU\n"
+		"-icount counts guest instructions, exactly; QEMU TCG times are emulated.\n"
+		"A ratio t_A/t_B > 1 means B is faster; it is paired (engines in\n"
+		"interleaved rounds on the same skbs), with the half-width of its 95%%\n"
+		"CI (over boots on a timed accelerator, docs/statistics.md) after '±'.\n\n"
+		"Results of run %s (full tables: results/%s/table.txt):\n\n",
+		run_info(&run, "run_id"), run_info(&run, "run_id"));
+	for (a = 0; a < run.naccels; a++)
+		accel_table(run.accels[a]);
+	claims();
+	perf(dir);
 	machine();
-	perf(run);
 	put_text(shortlog);
 	chomp(stat);
 	put_text(stat);

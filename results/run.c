@@ -53,6 +53,36 @@ static const char *in_dir(char *buf, size_t n, const char *dir,
 	return access(buf, R_OK) ? NULL : buf;
 }
 
+static void load_info(struct run *run, const char *path)
+{
+	char line[1024];
+	FILE *f = fopen(path, "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strchr(line, '='))
+			continue;
+		run->info = realloc(run->info, (run->ninfo + 1) * sizeof(*run->info));
+		if (!run->info || !(run->info[run->ninfo++] = strdup(line))) {
+			perror("run.txt");
+			exit(1);
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+const char *run_info(const struct run *run, const char *key)
+{
+	size_t n = strlen(key);
+	int i;
+
+	for (i = 0; i < run->ninfo; i++)
+		if (!strncmp(run->info[i], key, n) && run->info[i][n] == '=')
+			return run->info[i] + n + 1;
+	return "";
+}
+
 void run_load_dir(struct run *run, const char *dir)
 {
 	char r[4096], p[4096], a[4096];
@@ -61,6 +91,8 @@ void run_load_dir(struct run *run, const char *dir)
 	run_open(run, r, in_dir(p, sizeof(p), dir, "ratios.csv"),
 		 in_dir(a, sizeof(a), dir, "absolute.csv"));
 	run_load_claims(run, dir);
+	if (in_dir(p, sizeof(p), dir, "run.txt"))
+		load_info(run, p);
 }
 
 void run_load_claims(struct run *run, const char *dir)

@@ -15,6 +15,8 @@ struct run {
 	int has_ratios, has_absolute, has_claims, has_splits;
 	const char **accels;	/* table order: accels.conf's kinds, then the rest */
 	int naccels;
+	char **info;		/* run.txt's key=value lines (run_load_dir) */
+	int ninfo;
 };
 
 /* Load RESULTS (and each other file that is not NULL). */
@@ -22,6 +24,8 @@ void run_open(struct run *run, const char *results, const char *ratios,
 	      const char *absolute);
 /* DIR/results.csv and, where they exist, the other files of the run. */
 void run_load_dir(struct run *run, const char *dir);
+/* A key of run.txt ("" when absent or not loaded). */
+const char *run_info(const struct run *run, const char *key);
 /* Load DIR/claims.csv and DIR/decomposition.csv, where they exist. */
 void run_load_claims(struct run *run, const char *dir);
 
