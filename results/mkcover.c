@@ -494,7 +494,7 @@ static void accel_table(const char *accel)
 			have |= !!run_ratio(&run, accel, rr->name,
 					    reg_get(&reg_cells()->rec[k], "filter"),
 					    reg_get(&reg_cells()->rec[k], "skbs"));
-		if (!have)
+		if (!have && nref != reg_cells()->n)
 			continue;
 		fprintf(out, "%-14s", rr->name);
 		for (k = 0; k < reg_cells()->n; k++) {
@@ -602,13 +602,17 @@ static int perf_line(const char *path, char *buf, size_t n)
 		return 0;
 	buf[0] = '\0';
 	while (k < PERF_TOP && len < n && fgets(line, sizeof(line), f)) {
-		char pct[32], sym[256], tag[16];
+		char pct[32], *sym;
 
-		if (sscanf(line, " %31[0-9.]%% %15s %255[^\n]", pct, tag, sym) != 3 ||
-		    tag[0] != '[')
+		/* "12.34%  [k] sym ..." or, sorted by more keys, "... [k] sym ..." */
+		if (sscanf(line, " %31[0-9.]%%", pct) != 1 || !strchr(line, '%') ||
+		    !((sym = strstr(line, "[k] ")) || (sym = strstr(line, "[.] "))))
 			continue;
+		sym += 4;
+		while (*sym == ' ')
+			sym++;
 		/* "[bpf jit image: ...]" -> "[bpf jit image]"; else the first word */
-		sym[strcspn(sym, sym[0] == '[' ? ":]" : " ")] = '\0';
+		sym[strcspn(sym, sym[0] == '[' ? ":]" : " \n")] = '\0';
 		if (sym[0] == '[')
 			strcat(sym, "]");
 		len += snprintf(buf + len, n - len, "%s%s%% %s", k ? ", " : "", pct, sym);
@@ -639,10 +643,9 @@ static void perf(const char *dir)
 							     reg_get(cell, "filter"),
 							     reg_get(cell, "skbs"));
 
-			if (!r || !csv_has(&run.results, "id") || !*csv_get(&run.results, r, "id") ||
-			    !strcmp(reg_get(&reg_engines()->rec[e], "checker"), "none"))
+			if (!r || !strcmp(reg_get(&reg_engines()->rec[e], "checker"), "none"))
 				continue;
-			snprintf(id, sizeof(id), "%s", csv_get(&run.results, r, "id"));
+			run_cell_id(&run, r, id, sizeof(id));
 			snprintf(path, sizeof(path), "%s/%s/perf/%s.report", dir, run.accels[a], id);
 			if (!perf_line(path, line, sizeof(line)))
 				continue;
@@ -654,7 +657,7 @@ static void perf(const char *dir)
 		}
 	}
 	if (!any)
-		fprintf(out, "perf: no reports in this run (RUN/<accel>/perf/).\n");
+		fprintf(out, "perf: not captured in this run (no RUN/<accel>/perf/*.report).\n");
 	fputc('\n', out);
 }
 
@@ -668,7 +671,7 @@ static int is_dir(const char *path)
 int main(int argc, char **argv)
 {
 	const char *dir, *tree;
-	char *s, *shortlog, *stat, *version;
+	char path[4096], *s, *shortlog, *stat, *version;
 	long n;
 	int a;
 
@@ -680,6 +683,9 @@ int main(int argc, char **argv)
 	tree = argv[2];
 	if (!is_dir(dir))
 		die("no run directory", dir);
+	snprintf(path, sizeof(path), "%s/run.txt", dir);
+	if (access(path, R_OK))
+		die("cannot read", path);
 	/* results.csv of a run marked incomplete is refused by csv_load() */
 	run_load_dir(&run, dir);
 

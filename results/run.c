@@ -160,3 +160,16 @@ int run_ci(const struct csv *csv, const struct csv_row *r, double *lo,
 	*hi = atof(h);
 	return 1;
 }
+
+void run_cell_id(const struct run *run, const struct csv_row *r, char *buf,
+		 size_t n)
+{
+	const struct csv *c = &run->results;
+
+	if (csv_has(c, "id") && *csv_get(c, r, "id"))
+		snprintf(buf, n, "%s", csv_get(c, r, "id"));
+	else
+		snprintf(buf, n, "%s-%s-%s-%s-skbs%s", csv_get(c, r, "tag"),
+			 csv_get(c, r, "engine"), csv_get(c, r, "filter"),
+			 csv_get(c, r, "packet"), csv_get(c, r, "skbs"));
+}

@@ -41,6 +41,13 @@ const struct csv_row *run_ratio(const struct run *run, const char *accel,
 const struct csv_row *run_accel_row(const struct run *run, const char *accel);
 /* What @accel's figures are: its kind's "what" in accels.conf. */
 const char *run_accel_what(const struct run *run, const char *accel);
+/*
+ * The id of a results.csv row (its perf reports are RUN/<accel>/perf/ID.*):
+ * its id column, or for a run without ids what ids are:
+ * <tag>-<engine>-<filter>-<packet>-skbs<N>.
+ */
+void run_cell_id(const struct run *run, const struct csv_row *r, char *buf,
+		 size_t n);
 /* A row's ci_lo and ci_hi, when both are there (returns 1). */
 int run_ci(const struct csv *csv, const struct csv_row *r, double *lo,
 	   double *hi);

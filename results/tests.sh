@@ -86,16 +86,19 @@ expect "csv takes test_bpf's 100-byte figure" \
 	grep -q '^test,icount,counted,test_bpf,new,testbpf33,testbpf100,1,1,,748,748,748,,insns,' "$run/results.csv"
 expect "csv maps jited:1 to engine jit" grep -q ',test_bpf,jit,testbpf34,testbpf100,.*,194,194,194,' "$run/results.csv"
 
-"$tools/mktable" "$run/results.csv" > "$run/table.txt"
+# tables DIR: the claims (mkclaims) and table.txt of DIR/results.csv
+tables() { "$tools/mkclaims" "$1" && "$tools/mktable" "$1/results.csv" > "$1/table.txt"; }
+tables "$run"
 expect "claims: branch-misses not measurable without a PMU (tcg), never blank" \
-	grep -q '^  perf stat: drastic difference in branch-misses .* not measurable here: no PMU$' "$run/table.txt"
+	grep -q '^  perf stat: drastic difference in branch-misses .* not measurable (no PMU)$' "$run/table.txt"
 # icount with branch-miss counts for old and new: 25000 vs 5000, 5x
 sed 's/^25000,,branch-misses/5000,,branch-misses/' "$run/icount/perf/bench-old-fprog2-tcp22-payload-skbs1.stat" \
 	> "$run/icount/perf/bench-new-fprog2-tcp22-payload-skbs1.stat"
-"$tools/mkcsv" "$run" > "$tmp/pmu.csv"
-"$tools/mktable" "$tmp/pmu.csv" > "$tmp/pmu.txt"
+mkdir -p "$tmp/pmu"
+"$tools/mkcsv" "$run" > "$tmp/pmu/results.csv"
+tables "$tmp/pmu"
 expect "claims: branch-misses old/new from perf stat where counted (5x: holds)" \
-	grep -q '^  perf stat: drastic difference in branch-misses .* ours: old/new 5.00x .*holds' "$tmp/pmu.txt"
+	grep -q '^  perf stat: drastic difference in branch-misses .* ours: 5.000  *holds (perf stat old/new' "$tmp/pmu/table.txt"
 rm "$run/icount/perf/bench-new-fprog2-tcp22-payload-skbs1.stat"
 expect "claims: no paired rounds: the new/old claims are not measurable, not blank" \
 	grep -q '^  new faster than old, fprog #1 cache-hit .* 2014: 2.9x .* not measurable (no paired old/new cell)$' "$run/table.txt"
@@ -179,7 +182,7 @@ expect "mkcsv keeps every key it is not told about, as columns after the known o
 expect "registry: oldjit's row carries its registry label" \
 	grep -q '^old BPF jit  *20.0  *n/a  *30.0  *n/a$' "$tmp/eng/table.txt"
 expect "registry: an unknown engine is shown with its name, after the known ones" \
-	sh -c "awk '/accel=tcg/ { p = 1 } p && /^old.new/ { exit } p' '$tmp/eng/table.txt' | tail -n 1 | grep -q '^zzz  *20.0  *n/a  *30.0  *n/a$'"
+	sh -c "awk '/accel=tcg/ { p = 1 } p && /^ratios of the medians/ { exit } p' '$tmp/eng/table.txt' | tail -n 1 | grep -q '^zzz  *20.0  *n/a  *30.0  *n/a$'"
 mkdir -p "$tmp/eng/plots"
 expect "registry: csv2dat draws an unknown engine under its name" \
 	sh -c "'$tools/csv2dat' '$tmp/eng/results.csv' '$tmp/eng/plots' > /dev/null 2>&1 && grep -q '^names.* = \"zzz\"' '$tmp/eng/plots/ns-tcg.gp' && grep -q '^# zzz$' '$tmp/eng/plots/ns-tcg.dat'"
@@ -200,27 +203,28 @@ expect "registry: an unknown accelerator kind is tabled last, under its kind" \
 # flavour compared with it (bench/flavours.conf ref2014_arch): the paired
 # fixture with its icount rows relabelled as measured on i386.
 fxp=$(dirname "$0")/fixtures/paired
-sed '/^fixture-paired,icount,/s/,x86_64,/,i386,/' "$fxp/results.csv" > "$tmp/i386.csv"
-"$tools/mktable" "$tmp/i386.csv" > "$tmp/i386.txt"
+mkdir -p "$tmp/i386" "$tmp/arm"
+sed '/^fixture-paired,icount,/s/,x86_64,/,i386,/' "$fxp/results.csv" > "$tmp/i386/results.csv"
+tables "$tmp/i386"
 expect "registry: a run on i386 adds the 2014 i386 table after x86_64's" \
-	sh -c "grep -A4 '^--i386-- 2014, commit bd4cf0ed331a' '$tmp/i386.txt' | grep -q '^new BPF  *40  *119  *69  *172$' && grep -n '^--.*-- 2014' '$tmp/i386.txt' | head -n 1 | grep -q x86_64"
+	sh -c "grep -A4 '^--i386-- 2014, commit bd4cf0ed331a' '$tmp/i386/table.txt' | grep -q '^new BPF  *40  *119  *69  *172$' && grep -n '^--.*-- 2014' '$tmp/i386/table.txt' | head -n 1 | grep -q x86_64"
 expect "registry: no 2014 table of an architecture the run did not measure" \
-	sh -c "! grep -q '^--arm32-- 2014' '$tmp/i386.txt' && ! grep -q '^--i386-- 2014' '$fxp/table.txt'"
+	sh -c "! grep -q '^--arm32-- 2014' '$tmp/i386/table.txt' && ! grep -q '^--i386-- 2014' '$fxp/table.txt'"
 expect "registry: the oldjit row of an i386 table says why it is empty" \
-	grep -q '^old BPF jit  *n/a (3.14 had no i386 JIT)' "$tmp/i386.txt"
+	grep -q '^old BPF jit  *n/a (3.14 had no i386 JIT)' "$tmp/i386/table.txt"
 # Seccomp's 2014 seconds per architecture (engines.conf seccomp2014.ARCH):
 # i386 has the large filter's only ("-" for the short one), arm32 both,
 # its large filter the same for old and new (claimed: no difference).
 expect "registry: i386 seccomp table: 2014 large 5.4 s / 3.8 s, the short figure not given prints -" \
-	sh -c "grep -q '^2014 old  *-  *5.4 s$' '$tmp/i386.txt' && grep -q '^2014 new  *-  *3.8 s$' '$tmp/i386.txt'"
+	sh -c "grep -q '^2014 old  *-  *5.4 s$' '$tmp/i386/table.txt' && grep -q '^2014 new  *-  *3.8 s$' '$tmp/i386/table.txt'"
 expect "registry: i386 seccomp claims: short without a 2014 ratio, large 5.4/3.8" \
-	sh -c "grep -q '^  seccomp short filter \"slightly better\"  *2014: -  *ours: 0.998 ' '$tmp/i386.txt' && grep -q '^  seccomp large filter \"much faster\"  *2014: 1.42x  *ours: 1.308  *holds ' '$tmp/i386.txt'"
-sed '/^fixture-paired,icount,/s/,x86_64,/,arm,/' "$fxp/results.csv" > "$tmp/arm.csv"
-"$tools/mktable" "$tmp/arm.csv" > "$tmp/arm.txt"
+	sh -c "grep -q '^  seccomp short filter \"slightly better\"  *2014: -  *ours: 0.998 ' '$tmp/i386/table.txt' && grep -q '^  seccomp large filter \"much faster\"  *2014: 1.42x  *ours: 1.308  *holds ' '$tmp/i386/table.txt'"
+sed '/^fixture-paired,icount,/s/,x86_64,/,arm,/' "$fxp/results.csv" > "$tmp/arm/results.csv"
+tables "$tmp/arm"
 expect "registry: arm32 seccomp table: 2014 short 4.0 s / 3.7 s, large 13.5 s both" \
-	sh -c "grep -q '^2014 old  *4.0 s  *13.5 s$' '$tmp/arm.txt' && grep -q '^2014 new  *3.7 s  *13.5 s$' '$tmp/arm.txt'"
+	sh -c "grep -q '^2014 old  *4.0 s  *13.5 s$' '$tmp/arm/table.txt' && grep -q '^2014 new  *3.7 s  *13.5 s$' '$tmp/arm/table.txt'"
 expect "registry: arm32 seccomp claims: short 1.08x; large \"no difference\", which an exact count of 1.308 does not hold" \
-	sh -c "grep -q '^  seccomp short filter \"slightly better\"  *2014: 1.08x ' '$tmp/arm.txt' && grep -q '^  seccomp large filter \"no difference\"  *2014: 1.00x  *ours: 1.308  *does not hold (new faster) ' '$tmp/arm.txt' && ! grep -q 'large filter \"no difference\"' '$tmp/i386.txt'"
+	sh -c "grep -q '^  seccomp short filter \"slightly better\"  *2014: 1.08x ' '$tmp/arm/table.txt' && grep -q '^  seccomp large filter \"no difference\"  *2014: 1.00x  *ours: 1.308  *does not hold (new faster) ' '$tmp/arm/table.txt' && ! grep -q 'large filter \"no difference\"' '$tmp/i386/table.txt'"
 
 cp "$run/results.csv" "$tmp/same.csv"
 sed 's/,31.250,31.250,31.250,/,31.500,31.500,31.500,/' "$run/results.csv" > "$tmp/off.csv"
@@ -244,13 +248,15 @@ rm "$run/run.txt"
 expect "mkcsv rejects a run without run.txt" sh -c "! '$tools/mkcsv' '$run' > /dev/null 2>&1"
 
 # The tables stage on the saved fixture runs (results/fixtures/*/: raw
-# guest output and the expected results): results.csv, table.txt,
-# spread.txt and the plot data are re-made byte for byte.
+# guest output and the expected results): results.csv, ratios.csv,
+# absolute.csv, claims.csv, decomposition.csv, table.txt, spread.txt and
+# the plot data are re-made byte for byte.
 for fx in "$(dirname "$0")"/fixtures/*/; do
 	name=$(basename "$fx")
 	rm -rf "$tmp/fx"
 	cp -R "$fx" "$tmp/fx"
-	rm -f "$tmp/fx/results.csv" "$tmp/fx/ratios.csv" "$tmp/fx/absolute.csv" "$tmp/fx/table.txt" "$tmp/fx/spread.txt" "$tmp/fx/ratio-spread.txt"
+	rm -f "$tmp/fx/results.csv" "$tmp/fx/ratios.csv" "$tmp/fx/absolute.csv" "$tmp/fx/table.txt" "$tmp/fx/spread.txt" "$tmp/fx/ratio-spread.txt" \
+		"$tmp/fx/claims.csv" "$tmp/fx/decomposition.csv"
 	plots=0
 	[ -d "$fx/expected-plots" ] && command -v gnuplot > /dev/null && plots=1
 	if PLOTS=$plots "$(dirname "$0")/mktables.sh" "$tmp/fx" "$tools" > "$tmp/fx.out" 2>&1; then
@@ -258,7 +264,7 @@ for fx in "$(dirname "$0")"/fixtures/*/; do
 	else
 		fail "tables: the stage takes fixture $name: $(tail -n 3 "$tmp/fx.out")"
 	fi
-	for f in results.csv ratios.csv absolute.csv table.txt spread.txt ratio-spread.txt; do
+	for f in results.csv ratios.csv absolute.csv claims.csv decomposition.csv table.txt spread.txt ratio-spread.txt; do
 		[ -f "$fx/$f" ] || continue
 		expect "tables: fixture $name: $f re-made byte for byte" cmp "$fx/$f" "$tmp/fx/$f"
 	done
