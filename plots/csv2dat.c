@@ -36,18 +36,14 @@
 
 #include "../results/csv.h"
 #include "../results/registry.h"
+#include "../results/run.h"
 
-/* a run has at most one of each accelerator record (registry.h) */
-#define MAX_ACCELS	REG_MAX
 #define MAX_ENGINES	32
 #define MAX_SKBS	32
 #define BENCH_PACKET	"tcp22-payload"
 
-static struct csv csv;
+static struct run run;
 static const char *outdir;
-/* the run's ratios.csv, when given */
-static struct csv rcsv;
-static int have_rcsv;
 
 /*
  * Engines in drawing order: those of bench/engines.conf with their plot
@@ -76,22 +72,18 @@ struct accel {
 	const struct csv_row *any;
 };
 
-static struct accel accels[MAX_ACCELS];
+/* run.accels with what the plots say of each */
+static struct accel *accels;
 static int naccels;
 
 static const char *get(const struct csv_row *r, const char *col)
 {
-	return csv_get(&csv, r, col);
+	return csv_get(&run.results, r, col);
 }
 
 static int has_col(const char *col)
 {
-	int i;
-
-	for (i = 0; i < csv.ncols; i++)
-		if (!strcmp(csv.colname[i], col))
-			return 1;
-	return 0;
+	return csv_has(&run.results, col);
 }
 
 /* A column that may be absent or empty: NAN then. */
@@ -158,23 +150,15 @@ static void gp_assign(FILE *f, const char *var, const char *val)
 	fputc('\n', f);
 }
 
+/* A bench cell on the bench packet (the sweep has other skbs counts). */
 static const struct csv_row *find(const char *accel, const char *engine,
 				  const char *filter, const char *skbs)
 {
-	int i;
+	static const char *const keys[] = { "accel", "tag", "packet", "engine",
+					    "filter", "skbs", NULL };
+	const char *values[] = { accel, "bench", BENCH_PACKET, engine, filter, skbs };
 
-	for (i = 0; i < csv.nrows; i++) {
-		const struct csv_row *r = &csv.rows[i];
-
-		if (!strcmp(get(r, "accel"), accel) &&
-		    !strcmp(get(r, "tag"), "bench") &&
-		    !strcmp(get(r, "packet"), BENCH_PACKET) &&
-		    !strcmp(get(r, "engine"), engine) &&
-		    !strcmp(get(r, "filter"), filter) &&
-		    !strcmp(get(r, "skbs"), skbs))
-			return r;
-	}
-	return NULL;
+	return csv_find(&run.results, keys, values);
 }
 
 static int engine_index(const char *name)
@@ -201,10 +185,10 @@ static int accel_has_ci(const char *accel)
 {
 	int i;
 
-	for (i = 0; i < csv.nrows; i++)
-		if (!strcmp(get(&csv.rows[i], "accel"), accel) &&
-		    !isnan(num(&csv.rows[i], "ci_lo")) &&
-		    !isnan(num(&csv.rows[i], "ci_hi")))
+	for (i = 0; i < run.results.nrows; i++)
+		if (!strcmp(get(&run.results.rows[i], "accel"), accel) &&
+		    !isnan(num(&run.results.rows[i], "ci_lo")) &&
+		    !isnan(num(&run.results.rows[i], "ci_hi")))
 			return 1;
 	return 0;
 }
@@ -408,12 +392,12 @@ static int ratio(const char *accel, const char *num_e, const char *den_e,
 	values[1] = pair;
 	values[2] = cells[c].filter;
 	values[3] = cells[c].skbs;
-	r = csv_find(have_rcsv ? &rcsv : NULL, keys, values);
+	r = csv_find(run.has_ratios ? &run.ratios : NULL, keys, values);
 	if (r) {
-		*v = *lo = *hi = atof(csv_get(&rcsv, r, "ratio"));
-		if (*csv_get(&rcsv, r, "ci_lo") && *csv_get(&rcsv, r, "ci_hi")) {
-			*lo = atof(csv_get(&rcsv, r, "ci_lo"));
-			*hi = atof(csv_get(&rcsv, r, "ci_hi"));
+		*v = *lo = *hi = atof(csv_get(&run.ratios, r, "ratio"));
+		if (*csv_get(&run.ratios, r, "ci_lo") && *csv_get(&run.ratios, r, "ci_hi")) {
+			*lo = atof(csv_get(&run.ratios, r, "ci_lo"));
+			*hi = atof(csv_get(&run.ratios, r, "ci_hi"));
 		}
 		return 2;
 	}
@@ -510,15 +494,15 @@ static const char *ratio_over(const char *accel)
 	static char buf[64];
 	int i;
 
-	for (i = 0; have_rcsv && i < rcsv.nrows; i++) {
-		const struct csv_row *r = &rcsv.rows[i];
+	for (i = 0; run.has_ratios && i < run.ratios.nrows; i++) {
+		const struct csv_row *r = &run.ratios.rows[i];
 
-		if (strcmp(csv_get(&rcsv, r, "accel"), accel))
+		if (strcmp(csv_get(&run.ratios, r, "accel"), accel))
 			continue;
-		if (csv_has(&rcsv, "ci_over") &&
-		    !strcmp(csv_get(&rcsv, r, "ci_over"), "boots")) {
+		if (csv_has(&run.ratios, "ci_over") &&
+		    !strcmp(csv_get(&run.ratios, r, "ci_over"), "boots")) {
 			snprintf(buf, sizeof(buf), " over %s boots",
-				 csv_get(&rcsv, r, "boots"));
+				 csv_get(&run.ratios, r, "boots"));
 			return buf;
 		}
 		break;
@@ -597,13 +581,18 @@ static void ratios_all(void)
 		"#1f77b4", "#2ca02c", "#9467bd", "#d62728",
 		"#8c564b", "#e377c2", "#17becf", "#bcbd22",
 	};
-	static char labels[MAX_ACCELS][128];
-	const char *names[MAX_ACCELS + 1], *colours[MAX_ACCELS + 1];
-	double v[MAX_ACCELS + 1][4], lo[MAX_ACCELS + 1][4], hi[MAX_ACCELS + 1][4];
+	char (*labels)[128] = calloc(naccels + 1, sizeof(*labels));
+	const char **names = calloc(naccels + 1, sizeof(*names));
+	const char **colours = calloc(naccels + 1, sizeof(*colours));
+	double (*v)[4] = calloc(naccels + 1, sizeof(*v));
+	double (*lo)[4] = calloc(naccels + 1, sizeof(*lo));
+	double (*hi)[4] = calloc(naccels + 1, sizeof(*hi));
 	const struct reg_rec *rec = NULL;
 	char t[2048], num_e[64], den_e[64];
 	int a, c, n = 0, emulated = 0, kind, paired = 0;
 
+	if (!labels || !names || !colours || !v || !lo || !hi)
+		die("calloc");
 	/* the ratio marked "all" in bench/engines.conf */
 	for (a = 0; a < reg_ratios()->n && !rec; a++)
 		if (!strcmp(reg_get(&reg_ratios()->rec[a], "all"), "1"))
@@ -670,8 +659,8 @@ static void sweep(const struct accel *a, const char *filter)
 	char stem[128], buf[512], t[2048], m[512];
 	FILE *dat, *gp;
 
-	for (i = 0; i < csv.nrows; i++) {
-		const struct csv_row *r = &csv.rows[i];
+	for (i = 0; i < run.results.nrows; i++) {
+		const struct csv_row *r = &run.results.rows[i];
 		long s;
 
 		if (strcmp(get(r, "accel"), a->name) || strcmp(get(r, "tag"), "bench") ||
@@ -758,8 +747,8 @@ static void seccomp_bars(const struct accel *a)
 
 	for (e = 0; e < nengines; e++)
 		present[e] = 0;
-	for (i = 0; i < csv.nrows; i++) {
-		r = &csv.rows[i];
+	for (i = 0; i < run.results.nrows; i++) {
+		r = &run.results.rows[i];
 		if (strcmp(get(r, "accel"), a->name) || strcmp(get(r, "tag"), "seccomp"))
 			continue;
 		if (!strcmp(get(r, "filter"), "none")) {
@@ -788,14 +777,7 @@ static void seccomp_bars(const struct accel *a)
 			continue;
 		fprintf(dat, "# %s\n", engines[e].name);
 		for (c = 0; c < 2; c++) {
-			int k;
-
-			for (k = 0, r = NULL; k < csv.nrows && !r; k++)
-				if (!strcmp(get(&csv.rows[k], "accel"), a->name) &&
-				    !strcmp(get(&csv.rows[k], "tag"), "seccomp") &&
-				    !strcmp(get(&csv.rows[k], "engine"), engines[e].name) &&
-				    !strcmp(get(&csv.rows[k], "filter"), filters[c]))
-					r = &csv.rows[k];
+			r = run_result(&run, a->name, "seccomp", engines[e].name, filters[c], NULL);
 			if (!r)
 				continue;
 			bar_line(dat, r, c, i, n);
@@ -834,32 +816,20 @@ static void seccomp_bars(const struct accel *a)
 
 static void find_accels(void)
 {
-	int i, a, k;
+	int a;
 
-	/* Kinds in the order of bench/accels.conf, unknown kinds last. */
-	for (k = 0; k <= reg_kinds()->n; k++) {
-		for (i = 0; i < csv.nrows; i++) {
-			const struct csv_row *r = &csv.rows[i];
-			const char *kind = get(r, "kind");
+	accels = calloc(run.naccels + 1, sizeof(*accels));
+	if (!accels)
+		die("calloc");
+	for (a = 0; a < run.naccels; a++) {
+		const struct csv_row *r = run_accel_row(&run, run.accels[a]);
 
-			if (kind_rank(kind) != k)
-				continue;
-			for (a = 0; a < naccels; a++)
-				if (!strcmp(accels[a].name, get(r, "accel")))
-					break;
-			if (a < naccels) {
-				continue;
-			}
-			if (naccels == MAX_ACCELS) {
-				fprintf(stderr, "csv2dat: more than %d accelerators\n", MAX_ACCELS);
-				exit(1);
-			}
-			accels[naccels].name = get(r, "accel");
-			accels[naccels].kind = kind;
-			accels[naccels].unit = get(r, "unit");
-			accels[naccels++].any = r;
-		}
+		accels[a].name = run.accels[a];
+		accels[a].kind = get(r, "kind");
+		accels[a].unit = get(r, "unit");
+		accels[a].any = r;
 	}
+	naccels = run.naccels;
 }
 
 int main(int argc, char **argv)
@@ -871,16 +841,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	outdir = argv[2];
-	csv_load(&csv, argv[1]);
-	if (argc == 4) {
-		csv_load(&rcsv, argv[3]);
-		have_rcsv = 1;
-	}
+	run_open(&run, argv[1], argc == 4 ? argv[3] : NULL, NULL);
 	for (i = 0; i < reg_engines()->n; i++)
 		engine_index(reg_engines()->rec[i].name);
-	for (i = 0; i < csv.nrows; i++)
-		if (!strcmp(get(&csv.rows[i], "tag"), "bench") &&
-		    engine_index(get(&csv.rows[i], "engine")) < 0) {
+	for (i = 0; i < run.results.nrows; i++)
+		if (!strcmp(get(&run.results.rows[i], "tag"), "bench") &&
+		    engine_index(get(&run.results.rows[i], "engine")) < 0) {
 			fprintf(stderr, "csv2dat: more than %d engines\n", MAX_ENGINES);
 			return 1;
 		}
