@@ -15,28 +15,12 @@
 #include <string.h>
 
 #include "csv.h"
-
-static const struct csv_row *find(const struct csv *c, const char *accel,
-				  const char *tag, const char *engine,
-				  const char *filter)
-{
-	int i;
-
-	for (i = 0; i < c->nrows; i++) {
-		const struct csv_row *r = &c->rows[i];
-
-		if (!strcmp(csv_get(c, r, "accel"), accel) &&
-		    !strcmp(csv_get(c, r, "tag"), tag) &&
-		    !strcmp(csv_get(c, r, "engine"), engine) &&
-		    !strcmp(csv_get(c, r, "filter"), filter))
-			return r;
-	}
-	return NULL;
-}
+#include "run.h"
 
 int main(int argc, char **argv)
 {
-	struct csv c;
+	struct run run;
+	const struct csv *cp = &run.results;
 	double pct;
 	int i, compared = 0, bad = 0;
 
@@ -44,28 +28,28 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: crosscheck RESULTS.csv ENGINE TEST FILTER PCT\n");
 		return 2;
 	}
-	csv_load(&c, argv[1]);
-	for (i = 0; i < c.nrows; i++) {
-		const struct csv_row *t = &c.rows[i], *h;
-		const char *accel = csv_get(&c, t, "accel");
+	run_open(&run, argv[1], NULL, NULL);
+	for (i = 0; i < cp->nrows; i++) {
+		const struct csv_row *t = &cp->rows[i], *h;
+		const char *accel = csv_get(cp, t, "accel");
 		double x, y, d;
 
-		if (strcmp(csv_get(&c, t, "tag"), "test_bpf") ||
-		    strcmp(csv_get(&c, t, "engine"), argv[2]) ||
-		    strcmp(csv_get(&c, t, "filter"), argv[3]))
+		if (strcmp(csv_get(cp, t, "tag"), "test_bpf") ||
+		    strcmp(csv_get(cp, t, "engine"), argv[2]) ||
+		    strcmp(csv_get(cp, t, "filter"), argv[3]))
 			continue;
-		h = find(&c, accel, "crosscheck", argv[2], argv[4]);
+		h = run_result(&run, accel, "crosscheck", argv[2], argv[4], NULL);
 		if (!h) {
 			printf("%s: no harness cell for %s %s\n", accel, argv[2], argv[4]);
 			bad++;
 			continue;
 		}
-		x = atof(csv_get(&c, t, "median"));
-		y = atof(csv_get(&c, h, "median"));
+		x = atof(csv_get(cp, t, "median"));
+		y = atof(csv_get(cp, h, "median"));
 		d = x > 0 ? 100.0 * fabs(y - x) / x : 100;
 		printf("%s: %s %s test_bpf %.3f, harness %s %.3f %s: %+.2f%%\n",
 		       accel, argv[2], argv[3], x, argv[4], y,
-		       csv_get(&c, t, "unit"), 100.0 * (y - x) / (x > 0 ? x : 1));
+		       csv_get(cp, t, "unit"), 100.0 * (y - x) / (x > 0 ? x : 1));
 		compared++;
 		bad += d > pct;
 	}
