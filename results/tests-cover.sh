@@ -341,4 +341,42 @@ expect "run_sd: a wider CI, the same ratio" sh -c "
 	b=\$(grep ',fprog1,tcp22-payload,1,old/new,' '$tmp/rsd/ratios.csv' | cut -d, -f13-15)
 	[ \"\${a%%,*}\" = \"\${b%%,*}\" ] && awk -v a=\"\$a\" -v b=\"\$b\" 'BEGIN { split(a, x, \",\"); split(b, y, \",\"); exit !(y[2] < x[2] && y[3] > x[3]) }'"
 
+# ---- a new engine, ratio and claim are records: a fixture registry adds
+# engine zzz (canned guest output: new's rounds at half the time), ratio
+# zzz/new and a claim on it; they reach ratios.csv, claims.csv, table.txt,
+# the plots and the cover letter with no code changed.
+fk=$tmp/fake
+cp -R "$here/fixtures/paired" "$fk"
+rm -f "$fk"/*.csv "$fk/table.txt"
+awk '{ print } $0 ~ / engine=new / {
+	for (i = 1; i <= NF; i++)
+		if ($i ~ /^(min|median|mean)=/) { split($i, kv, "="); $i = kv[1] "=" sprintf("%.3f", kv[2] / 2) }
+	sub(/engine=new/, "engine=zzz"); print }' "$here/fixtures/paired/uml/cells.txt" > "$fk/uml/cells.txt"
+awk '/ engines=/ { sub(/engines=old,new/, "engines=old,new,zzz"); sub(/calls=[0-9]*,[0-9]*/, "&,4096");
+		  sub(/jited=0,0/, "jited=0,0,0"); sub(/insns=[0-9]*,[0-9]*/, "&,40") }
+	/ round=/ { for (i = 1; i <= NF; i++) if ($i ~ /^new=/) { split($i, kv, "="); z = sprintf(" zzz=%.3f", kv[2] / 2) } $0 = $0 z }
+	{ print }' "$here/fixtures/paired/uml/paired.txt" > "$fk/uml/paired.txt"
+{
+	cat "$here/../bench/engines.conf"
+	printf 'engine zzz\n\tlabel\t\tzzz BPF\n\tplot_label\tzzz BPF (a made-up engine)\n\tcolour\t\t#123456\n\tchecker\t\t6.1\n\tsemantics\t6.1\n'
+	printf 'ratio zzz/new\n\tcolour\t\t#654321\n'
+	printf 'claim new-faster-than-zzz\n\tkind\t\tratio\n\ttext\t\tnew faster than zzz\n\tpair\t\tzzz/new\n'
+} > "$tmp/fake.conf"
+series_tree "$tmp/tree-fake"
+if ENGINES_CONF=$tmp/fake.conf PLOTS=1 "$here/mktables.sh" "$fk" "$tools" "$tmp/tree-fake" "$fk/cover.patch" > "$tmp/fk.out" 2>&1; then
+	pass "registry: a fixture registry with engine zzz: the tables stage, plots and cover letter"
+else
+	fail "registry: a fixture registry with engine zzz: $(tail -n 3 "$tmp/fk.out")"
+fi
+expect "registry: engine zzz: its row in table.txt and in the cover letter, by its label" \
+	sh -c "grep -q '^zzz BPF  *35.1' '$fk/table.txt' && grep -q '^zzz BPF  *35.1' '$fk/cover.patch'"
+expect "registry: ratio zzz/new: paired, in ratios.csv, table.txt and the cover letter (0.50)" \
+	sh -c "grep -q ',zzz/new,' '$fk/ratios.csv' && grep -q '^zzz/new  *0.50 \[0.50, 0.50\]' '$fk/table.txt' && grep -q '^zzz/new  *0.50 ' '$fk/cover.patch'"
+expect "registry: ratio zzz/new and engine zzz in the plots" \
+	sh -c "grep -q 'zzz/new, accel=uml' '$fk/plots/ratios-uml.gp' && grep -q 'zzz BPF (a made-up engine)' '$fk/plots/ns-uml.gp'"
+expect "registry: claim new-faster-than-zzz: claims.csv, table.txt, cover (reversed)" \
+	sh -c "grep -q '^uml,.*,new-faster-than-zzz,\"new faster than zzz, fprog #1 cache-hit\",fprog1-hit,-,0.5,.*,reversed,' '$fk/claims.csv' &&
+	       grep -q '^  new faster than zzz, fprog #1 cache-hit .* reversed$' '$fk/table.txt' &&
+	       grep -q '^    new faster than zzz  *0.50x  *reversed (all 4 cells)' '$fk/cover.patch'"
+
 test_summary
