@@ -220,8 +220,8 @@ tables: tools
 plots: tools
 	@$(TOP)/plots/render.sh $(RUN)
 
-readme-results:
-	@$(TOP)/results/mkreadme.sh $(RUN) $(TOP)/README.md
+readme-results: tools
+	@$(TOP)/results/mkreadme.sh $(TOOLS) $(RUN) $(TOP)/README.md
 
 cover-letter: tools tree
 	@$(TOOLS)/mkcover $(RUN) $(TREE) $(COVER)

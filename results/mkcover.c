@@ -4,6 +4,7 @@
  * form `git format-patch --cover-letter` gives it, from a run's results.
  *
  *   mkcover RUN_DIR TREE_DIR OUT.patch
+ *   mkcover -r RUN_DIR        the results part only, for README.md
  *
  * The series is TREE_DIR's commits pristine..HEAD.  The body is fixed text
  * around what the run and the tree say: RUN_DIR/table.txt verbatim, the
@@ -349,10 +350,20 @@ static void finding_text(void)
 		fprintf(out, "the 2014 result holds: \"%s\" holds\n"
 			"in all %d cells on %d accelerator%s.",
 			reg_get(head, "text"), total, nacc, nacc > 1 ? "s" : "");
-	else
-		fprintf(out, "the 2014 result is mixed: \"%s\" holds\n"
-			"in %d, is reversed in %d and shows no difference in %d of %d cells.",
-			reg_get(head, "text"), count[0], count[1], count[2], total);
+	else {
+		static const char *const says[] = { "holds in", "is reversed in",
+						    "shows no difference in" };
+		const char *sep = "";
+
+		fprintf(out, "the 2014 result is mixed: \"%s\"", reg_get(head, "text"));
+		for (w = 0; w < 3; w++) {
+			if (!count[w])
+				continue;
+			fprintf(out, "%s %s %d", sep, says[w], count[w]);
+			sep = ",";
+		}
+		fprintf(out, " of %d cells.", total);
+	}
 	/* the magnitude per kind of figure: the inverse of num/den */
 	for (k = 0; k < reg_kinds()->n; k++) {
 		const char *kind = reg_kinds()->rec[k].name;
@@ -436,6 +447,17 @@ static void ratio_cell(char *buf, size_t n, const struct csv_row *r)
 		snprintf(buf, n, "%.2f", atof(csv_get(&run.ratios, r, "ratio")));
 }
 
+/* @s right-aligned in @width columns (UTF-8: a column per character). */
+static void put_cell(const char *s, int width)
+{
+	int cols = 0;
+	const char *p;
+
+	for (p = s; *p; p++)
+		cols += (*p & 0xc0) != 0x80;
+	fprintf(out, " %*s%s", width > cols ? width - cols : 0, "", s);
+}
+
 static void cells_header(void)
 {
 	int c;
@@ -477,12 +499,15 @@ static void accel_table(const char *accel)
 			continue;
 		fprintf(out, "%-14s", engine_label(eng->name));
 		for (k = 0; k < reg_cells()->n; k++) {
-			const struct csv_row *r = run_result(&run, accel, "bench", eng->name,
-							     reg_get(&reg_cells()->rec[k], "filter"),
-							     reg_get(&reg_cells()->rec[k], "skbs"));
+			const char *f = reg_get(&reg_cells()->rec[k], "filter");
+			const char *sk = reg_get(&reg_cells()->rec[k], "skbs");
+			const struct csv_row *r = run_result(&run, accel, "bench", eng->name, f, sk);
+			const struct csv_row *b = run_absolute(&run, accel, eng->name, f, sk);
 
-			snprintf(buf, sizeof(buf), "%.1f", atof(csv_get(&run.results, r, "median")));
-			fprintf(out, " %11s", r ? buf : "-");
+			/* over boots where the run has them (absolute.csv) */
+			snprintf(buf, sizeof(buf), "%.1f", b ? atof(csv_get(&run.absolute, b, "median")) :
+				 atof(csv_get(&run.results, r, "median")));
+			fprintf(out, " %11s", r || b ? buf : "-");
 		}
 		fputc('\n', out);
 	}
@@ -502,7 +527,7 @@ static void accel_table(const char *accel)
 				   run_ratio(&run, accel, rr->name,
 					     reg_get(&reg_cells()->rec[k], "filter"),
 					     reg_get(&reg_cells()->rec[k], "skbs")));
-			fprintf(out, " %11s", buf);
+			put_cell(buf, 11);
 		}
 		if (nref == reg_cells()->n) {
 			fprintf(out, "  2014:");
@@ -668,19 +693,39 @@ static int is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-int main(int argc, char **argv)
+/* The run's results in brief: its tables and claims (cover and README). */
+static void results_brief(void)
 {
-	const char *dir, *tree;
-	char path[4096], *s, *shortlog, *stat, *version;
-	long n;
 	int a;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: mkcover RUN_DIR TREE_DIR OUT.patch\n");
-		return 2;
-	}
-	dir = argv[1];
-	tree = argv[2];
+	for (a = 0; a < run.naccels; a++)
+		accel_table(run.accels[a]);
+	claims();
+}
+
+/* mkcover -r: the reference-run block of README.md (results/mkreadme.sh). */
+static void readme_block(void)
+{
+	const char *repeat = run_info(&run, "repeat"), *args = run_info(&run, "bench_args");
+
+	fprintf(out, "Reference run `%s`: `make bench ACCEL=\"%s\"", run_info(&run, "run_id"),
+		run_info(&run, "accels"));
+	if (*repeat && strcmp(repeat, "1"))
+		fprintf(out, " REPEAT=%s", repeat);
+	if (*args)
+		fprintf(out, " BENCH_ARGS=\"%s\"", args);
+	fprintf(out, "` on %s, host CPU %s, series %s.\n\n", run_info(&run, "date"),
+		run_info(&run, "host_cpu"), run_info(&run, "series_hash"));
+	finding();
+	fprintf(out, "```\n");
+	results_brief();
+	fprintf(out, "```\n\n");
+}
+
+static void load(const char *dir)
+{
+	char path[4096];
+
 	if (!is_dir(dir))
 		die("no run directory", dir);
 	snprintf(path, sizeof(path), "%s/run.txt", dir);
@@ -688,6 +733,27 @@ int main(int argc, char **argv)
 		die("cannot read", path);
 	/* results.csv of a run marked incomplete is refused by csv_load() */
 	run_load_dir(&run, dir);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir, *tree;
+	char *s, *shortlog, *stat, *version;
+	long n;
+
+	if (argc == 3 && !strcmp(argv[1], "-r")) {
+		load(argv[2]);
+		out = stdout;
+		readme_block();
+		return ferror(stdout) || fflush(stdout) ? 1 : 0;
+	}
+	if (argc != 4) {
+		fprintf(stderr, "usage: mkcover RUN_DIR TREE_DIR OUT.patch | mkcover -r RUN_DIR\n");
+		return 2;
+	}
+	dir = argv[1];
+	tree = argv[2];
+	load(dir);
 
 	s = git(tree, "rev-list --count pristine..HEAD");
 	if (!s)
@@ -730,9 +796,7 @@ int main(int argc, char **argv)
 		"CI (over boots on a timed accelerator, docs/statistics.md) after '±'.\n\n"
 		"Results of run %s (full tables: results/%s/table.txt):\n\n",
 		run_info(&run, "run_id"), run_info(&run, "run_id"));
-	for (a = 0; a < run.naccels; a++)
-		accel_table(run.accels[a]);
-	claims();
+	results_brief();
 	perf(dir);
 	machine();
 	put_text(shortlog);

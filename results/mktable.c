@@ -241,11 +241,7 @@ static void paired_table(const char *accel, const char *kind)
 static const struct csv_row *afind(const char *accel, const char *engine,
 				   const char *filter, const char *skbs)
 {
-	static const char *const keys[] = { "accel", "engine", "filter", "skbs",
-					    "ci_over", NULL };
-	const char *values[] = { accel, engine, filter, skbs, "boots" };
-
-	return csv_find(run.has_absolute ? &run.absolute : NULL, keys, values);
+	return run_absolute(&run, accel, engine, filter, skbs);
 }
 
 static void absolute_table(const char *accel)

@@ -130,6 +130,17 @@ const struct csv_row *run_ratio(const struct run *run, const char *accel,
 	return csv_find(run->has_ratios ? &run->ratios : NULL, keys, values);
 }
 
+const struct csv_row *run_absolute(const struct run *run, const char *accel,
+				   const char *engine, const char *filter,
+				   const char *skbs)
+{
+	static const char *const keys[] = { "accel", "engine", "filter", "skbs",
+					    "ci_over", NULL };
+	const char *values[] = { accel, engine, filter, skbs, "boots" };
+
+	return csv_find(run->has_absolute ? &run->absolute : NULL, keys, values);
+}
+
 const struct csv_row *run_accel_row(const struct run *run, const char *accel)
 {
 	static const char *const keys[] = { "accel", NULL };

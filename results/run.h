@@ -37,6 +37,10 @@ const struct csv_row *run_result(const struct run *run, const char *accel,
 const struct csv_row *run_ratio(const struct run *run, const char *accel,
 				const char *pair, const char *filter,
 				const char *skbs);
+/* An engine's figures over boots (absolute.csv, ci_over=boots). */
+const struct csv_row *run_absolute(const struct run *run, const char *accel,
+				   const char *engine, const char *filter,
+				   const char *skbs);
 /* The first results.csv row of @accel. */
 const struct csv_row *run_accel_row(const struct run *run, const char *accel);
 /* What @accel's figures are: its kind's "what" in accels.conf. */

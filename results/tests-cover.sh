@@ -301,7 +301,12 @@ cover_cells() {
 		r[k] = sprintf("%.2f", $c["ratio"])
 		if ($c["halfwidth_pct"] >= 0.5) r[k] = sprintf("%.2f±%.0f%%", $c["ratio"], $c["halfwidth_pct"])
 	}
-	END { printf "%-14s %11s %11s %11s %11s", pair, r["fprog1/1"], r["fprog1/10000"], r["fprog2/1"], r["fprog2/10000"] }' "$fxb/ratios.csv"
+	END {
+		# the cover pads by characters: "±" is one column, two bytes
+		printf "%-14s", pair
+		n = split("fprog1/1 fprog1/10000 fprog2/1 fprog2/10000", cl, " ")
+		for (i = 1; i <= n; i++) printf(" %" (index(r[cl[i]], "±") ? 12 : 11) "s", r[cl[i]])
+	}' "$fxb/ratios.csv"
 }
 for pair in old/new old/new2014 new2014/new; do
 	want=$(ratio_cells "$pair" "%.2f [%.2f, %.2f]" | awk -F'|' -v p="$pair" '{ printf "%-14s %20s %20s %20s %20s", p, $1, $2, $3, $4 }')

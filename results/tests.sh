@@ -329,25 +329,27 @@ expect "cmpruns: a ratio below 1.00 in every run says so" \
 # make readme-results: the reference-run block of README.md from table.txt.
 printf 'before\n<!-- reference-run: begin -->\nstale\n<!-- reference-run: end -->\nafter\n' > "$tmp/README.md"
 mr=$(dirname "$0")/mkreadme.sh
-"$mr" "$(dirname "$0")/fixtures/paired-repeat" "$tmp/README.md" > /dev/null 2>&1 || true
-expect "readme: the block carries the run's claims and ratio spread, cut from table.txt" \
-	sh -c "grep -q '^  new faster than old, fprog #1 cache-hit .* reversed$' '$tmp/README.md' &&
-		grep -q '^run-to-run spread of the paired ratios over 3 runs' '$tmp/README.md' &&
+"$mr" "$tools" "$(dirname "$0")/fixtures/paired-repeat" "$tmp/README.md" > /dev/null 2>&1 || true
+expect "readme: the block carries the run's finding, tables and claims, rendered from its data" \
+	sh -c "grep -q '^    new faster than old  *0.33-0.99x  *mixed (4 cells)$' '$tmp/README.md' &&
+		grep -q '^On Debian.s linux-source .* the 2014 result is$' '$tmp/README.md' &&
+		grep -q '^mixed: \"new faster than old\" is reversed in 2, shows no difference in' '$tmp/README.md' &&
+		grep -q '^old/new  *0.33  *0.99±1%' '$tmp/README.md' &&
 		grep -q '^Reference run .fixture-paired-repeat.: .make bench ACCEL=' '$tmp/README.md'"
 expect "readme: the old block is replaced, the text around it kept" \
 	sh -c "! grep -q '^stale$' '$tmp/README.md' && test \"\$(head -n 1 '$tmp/README.md')\" = before &&
 		test \"\$(tail -n 1 '$tmp/README.md')\" = after"
 cp "$tmp/README.md" "$tmp/README.once"
-"$mr" "$(dirname "$0")/fixtures/paired-repeat" "$tmp/README.md" > /dev/null 2>&1 || true
+"$mr" "$tools" "$(dirname "$0")/fixtures/paired-repeat" "$tmp/README.md" > /dev/null 2>&1 || true
 expect "readme: re-making the block is idempotent" cmp "$tmp/README.once" "$tmp/README.md"
 printf 'no markers\n' > "$tmp/README.bad"
 expect "readme: refuses a README without the markers" \
-	sh -c "! '$mr' '$(dirname "$0")/fixtures/paired' '$tmp/README.bad' 2>/dev/null"
+	sh -c "! '$mr' '$tools' '$(dirname "$0")/fixtures/paired' '$tmp/README.bad' 2>/dev/null"
 rm -rf "$tmp/inc"
 cp -R "$(dirname "$0")/fixtures/paired" "$tmp/inc"
 echo "guest hung" > "$tmp/inc/INCOMPLETE"
 expect "readme: refuses a run marked incomplete" \
-	sh -c "! '$mr' '$tmp/inc' '$tmp/README.md' 2>/dev/null"
+	sh -c "! '$mr' '$tools' '$tmp/inc' '$tmp/README.md' 2>/dev/null"
 expect "readme: README.md has exactly one reference-run block" \
 	sh -c "test \"\$(grep -c -x -e '<!-- reference-run: begin -->' -e '<!-- reference-run: end -->' '$(dirname "$0")/../README.md')\" = 2"
 expect "tables: the stage refuses a directory that is not a run" \
