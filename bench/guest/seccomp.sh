@@ -20,23 +20,31 @@ SECCOMP_DENY_ARG=0
 MODULE_AREA_START=0xffffffffa0000000
 MODULE_AREA_END=0xffffffffff000000
 
-# seccomp_engines: the engines to attach filters with; none without
-# CONFIG_SECCOMP_FILTER.
+# seccomp_engines: the engines to attach filters with, in registry order:
+# those whose engines.conf record says how a seccomp filter runs on them
+# (seccomp classic, interp or jit) and that this kernel offers; none
+# without CONFIG_SECCOMP_FILTER.
 seccomp_engines() {
 	[ -f /proc/sys/kernel/seccomp/actions_avail ] || return 0
-	[ -w "$SECCOMP_KNOB" ] && echo old
-	echo new
-	[ -w /proc/sys/net/core/bpf_jit_enable ] && echo jit
+	for e in $(registry_engines); do
+		case $(engine_attr "$e" seccomp) in
+		classic) if [ -w "$SECCOMP_KNOB" ]; then echo "$e"; fi ;;
+		jit) if [ -w /proc/sys/net/core/bpf_jit_enable ]; then echo "$e"; fi ;;
+		interp) echo "$e" ;;
+		esac
+	done
 }
 
-# seccomp_use ENGINE: make filters attached from now on run on ENGINE.
+# seccomp_use ENGINE: make filters attached from now on run on ENGINE
+# (its record's seccomp key: the revived classic interpreter, 6.1's
+# interpreter or 6.1's JIT).
 seccomp_use() {
 	old=0 jit=0
-	case "$1" in
-	old) old=1 ;;
+	case $(engine_attr "$1" seccomp) in
+	classic) old=1 ;;
 	jit) jit=1 ;;
-	new) ;;
-	*) say "unknown seccomp engine $1"; return 1 ;;
+	interp) ;;
+	*) say "engine $1: no seccomp key in $ENGINES_CONF"; return 1 ;;
 	esac
 	if [ -w "$SECCOMP_KNOB" ]; then echo "$old" > "$SECCOMP_KNOB"; fi
 	if [ -w /proc/sys/net/core/bpf_jit_enable ]; then
@@ -87,7 +95,7 @@ seccomp_cell() {
 	file=$SECCOMP/$filter.bpf
 	[ "$filter" = none ] && file=none
 	seccomp_use "$engine" || return 1
-	jited=0; [ "$engine" = jit ] && jited=1
+	jited=$(engine_attr "$engine" jited 0)
 	i=0
 	while [ "$i" -lt "$runs" ]; do
 		line=$(/bench/seccomp-bench "$file" "$SECCOMP_NR" "$SECCOMP_ARG" "$calls") ||

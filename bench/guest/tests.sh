@@ -201,6 +201,11 @@ expect "seccomp: the 32-bit accelerators run seccomp cells, icount's 3 x 20000 c
 sc() { PATH=$tmp/bin:$PATH sh -c ". '$here/lib.sh'; . '$here/seccomp.sh'; uname() { echo $1; }; module_area"; }
 expect "seccomp: perf folds the x86-64 module area on x86_64 only (i686, armv7l: no range)" \
 	test "$(sc x86_64)/$(sc i686)/$(sc armv7l)" = "0xffffffffa0000000 0xffffffffff000000//"
+# How a filter runs on an engine is its record's seccomp key (seccomp.sh
+# maps it to the sysctls; only a guest runs seccomp_use: it writes
+# /proc/sys).
+expect "seccomp: the registry's seccomp keys: old classic, new interp, jit jit, none for new2014" \
+	test "$(reg 'for e in old new new2014 jit; do printf "%s=%s " $e $(engine_attr $e seccomp -); done')" = "old=classic new=interp new2014=- jit=jit "
 
 # The JIT image listings: the flavour's objdump (flavours.conf disasm).
 mkdir -p "$tmp/img"
