@@ -204,6 +204,7 @@ expect "seccomp: perf folds the x86-64 module area on x86_64 only (i686, armv7l:
 # How a filter runs on an engine is its record's seccomp key (seccomp.sh
 # maps it to the sysctls; only a guest runs seccomp_use: it writes
 # /proc/sys).
+# shellcheck disable=SC2016
 expect "seccomp: the registry's seccomp keys: old classic, new interp, jit jit, none for new2014" \
 	test "$(reg 'for e in old new new2014 jit; do printf "%s=%s " $e $(engine_attr $e seccomp -); done')" = "old=classic new=interp new2014=- jit=jit "
 
