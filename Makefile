@@ -56,7 +56,7 @@ COVER ?= $(TOP)/kernel-patches/0000-cover-letter.patch
 
 # ARCHES: the architectures make bench covers with ACCEL=auto (default
 # all: x86_64 i386 arm32), e.g. make bench ARCHES=x86_64.
-export ACCEL ARCHES BENCH_ARGS REPEAT BOOTS
+export ACCEL ARCHES BENCH_ARGS REPEAT BOOTS QUIET
 # ccache: paths under the clone are hashed relative to it, so a second
 # clone (CI's) hits the cache the first one filled.
 export CCACHE_BASEDIR := $(TOP)

@@ -201,6 +201,49 @@ expect "seccomp: the 32-bit accelerators run seccomp cells, icount's 3 x 20000 c
 sc() { PATH=$tmp/bin:$PATH sh -c ". '$here/lib.sh'; . '$here/seccomp.sh'; uname() { echo $1; }; module_area"; }
 expect "seccomp: perf folds the x86-64 module area on x86_64 only (i686, armv7l: no range)" \
 	test "$(sc x86_64)/$(sc i686)/$(sc armv7l)" = "0xffffffffa0000000 0xffffffffff000000//"
+# The boot-level quiet gate (bench/host/quiet.sh) with a made-up control
+# loop: each call prints the next median of $tmp/ctl.seq (the first: the
+# "before" figure, 10.0 ns).
+cat > "$tmp/ctl" <<'X'
+#!/bin/sh
+n=$(cat "$CTL_N" 2>/dev/null || echo 0)
+n=$((n + 1))
+echo "$n" > "$CTL_N"
+echo "tag=control filter=$1 packet=none engine=native skbs=1 samples=11 median=$(sed -n "${n}p" "$CTL_SEQ") clock=monotonic"
+X
+chmod +x "$tmp/ctl"
+# gate "MEDIANS" REDO [QUIET]: quiet_after of boot 5 with $redo=REDO: its
+# return value, then host.txt's lines, then how often the loop ran.
+gate() {
+	printf '10.0 %s\n' "$1" | tr ' ' '\n' > "$tmp/ctl.seq"
+	rm -rf "$tmp/ctl.n" "$tmp/gate"
+	mkdir -p "$tmp/gate"
+	: > "$tmp/gate/host.txt"
+	CONTROL=$tmp/ctl CTL_SEQ=$tmp/ctl.seq CTL_N=$tmp/ctl.n QUIET=${3:-10 10 2} sh -c '
+		accel_attr() { case $2 in pin) echo 1 ;; quiet) echo 10 10 2 ;; esac; }
+		accel_pin() { :; }
+		sleep() { :; }
+		. "$0/quiet.sh"
+		host_control "$1" x before
+		redo=$2
+		quiet_after "$1" x 5 > /dev/null
+		echo "rc=$?"' "$hostdir" "$tmp/gate" "$2"
+	tr '\n' ' ' < "$tmp/gate/host.txt"
+	echo "calls=$(cat "$tmp/ctl.n")"
+}
+expect "quiet gate: a quiet host (10.5 ns after 10.0): the boot is kept" \
+	test "$(gate 10.5 0)" = "rc=0
+control_ns=10.5 redone=0 calls=2"
+expect "quiet gate: busy (12 ns), quiet again after a wait: boot again" \
+	test "$(gate '12.0 12.5 10.2' 0)" = "rc=1
+control_ns=12.0 calls=4"
+expect "quiet gate: busy and booted again REDO (2) times: kept, marked busy" \
+	test "$(gate 12.0 2)" = "rc=0
+control_ns=12.0 redone=2 busy=1 calls=2"
+expect "quiet gate: QUIET=\"0 0 0\": off, the loop not even run" \
+	test "$(gate 12.0 0 '0 0 0')" = "rc=0
+calls=1"
+
 # How a filter runs on an engine is its record's seccomp key (seccomp.sh
 # maps it to the sysctls; only a guest runs seccomp_use: it writes
 # /proc/sys).

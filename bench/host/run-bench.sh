@@ -158,17 +158,26 @@ boot() {
 	boot_dir=""
 }
 
+# The host control loop and the boot-level quiet gate.
+# shellcheck source=bench/host/quiet.sh
+. "$here/quiet.sh"
+
 # run_plan DIR ACCEL: the boots of ACCEL into DIR/ACCEL: the bench plan,
 # then (accel_boots) the paired plan into DIR/ACCEL/boot-2, boot-3, ...
+# Each boot passes the quiet gate (quiet_after) or is booted again.
 run_plan() {
 	nb=$(accel_boots "$2")
 	seed=
 	[ "$nb" = 1 ] || seed=$(boot_seed)
 	[ "$nb" = 1 ] || echo "[bench] $2 boot 1/$nb: plan bench, seed $seed"
 	mkdir -p "$1/$2"
+	quiet_ref=
 	host_control "$1/$2" "$2" before
 	t0=$(date +%s)
+	# the bench plan's boot is not booted again (the gate records only)
 	boot "$1/$2" "$2" bench "$seed"
+	redo=0
+	quiet_after "$1/$2" "$2" 1 0 || true
 	"$here/disasm-images.sh" "$1/$2" "$(flavour_attr "$(accel_flavour "$2")" disasm || true)"
 	k=2 t1=$(date +%s)
 	while [ "$k" -le "$nb" ]; do
@@ -176,23 +185,16 @@ run_plan() {
 		left=
 		[ "$k" = 2 ] || left=", about $(( ($(date +%s) - t1) * (nb - k + 1) / (k - 2) ))s left"
 		echo "[bench] $2 boot $k/$nb: plan paired, seed $seed$left (first boot took $((t1 - t0))s)"
-		boot "$1/$2/boot-$k" "$2" paired "$seed"
+		redo=0
+		while :; do
+			boot "$1/$2/boot-$k" "$2" paired "$seed"
+			quiet_after "$1/$2/boot-$k" "$2" "$k" && break
+			redo=$((redo + 1))
+			rm -rf "$1/$2/boot-$k"
+		done
 		k=$((k + 1))
 	done
 	host_control "$1/$2" "$2" after
-}
-
-# host_control DIR ACCEL LABEL: for a pinned guest (pin=1, hardware timing), time the
-# native control loop (bench/host/control.c) on the CPU the guest runs on,
-# so the tables can show how steady the host itself was around the boot.
-host_control() {
-	[ "$(accel_attr "$2" pin || true)" = 1 ] || return 0
-	pin=$(accel_pin "$2")
-	if [ -n "$pin" ]; then
-		taskset -c "$pin" "$build/tools/control" "$3" >> "$1/control.txt"
-	else
-		"$build/tools/control" "$3" >> "$1/control.txt"
-	fi
 }
 
 for a in $accel; do
