@@ -150,7 +150,7 @@ $(TOOLS)/mkratios: results/mkratios.c results/paired.c results/paired.h $(HOSTLI
 tools: deps-bench $(TOOLS)/knob $(TOOLS)/mkcsv $(TOOLS)/mktable $(TOOLS)/cmpruns \
 	$(TOOLS)/crosscheck $(TOOLS)/mkcover $(TOOLS)/csv2dat $(TOOLS)/seccomp-bench \
 	$(TOOLS)/bpfdiff $(TOOLS)/control $(TOOLS)/mkratios $(TOOLS)/knobfuzz $(TOOLS)/simboots \
-	$(TOOLS)/mkclaims
+	$(TOOLS)/mkclaims $(TOOLS)/csvget
 
 # make bench regenerates and compares the x86_64 seccomp filters only (no
 # cross toolchain needed); make check (filters/seccomp check) all three archs.

@@ -154,15 +154,14 @@ done >> "$tmp/eng/tcg/cells.txt"
 mkdir -p "$tmp/eng/tcg/perf"
 echo "99.5,msec,task-clock,99500000,100.00,0.999,CPUs utilized" > "$tmp/eng/tcg/perf/seccomp-new-large-nr199-skbs1.stat"
 "$tools/mkcsv" "$tmp/eng" > "$tmp/eng/results.csv" 2> "$tmp/err" || true
-# val ACCEL TAG ENGINE FILTER SKBS COLUMN: a field of a row (quoted fields
-# blanked, none of them is asked for).
+# val ACCEL TAG ENGINE FILTER SKBS COLUMN: a field of a row.
 val() {
-	sed 's/"[^"]*"//g' "$tmp/eng/results.csv" | awk -F, -v a="$1" -v t="$2" -v e="$3" \
-		-v f="$4" -v s="$5" -v c="$6" '
-	NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
-	$k["accel"] == a && $k["tag"] == t && $k["engine"] == e && $k["filter"] == f &&
-	    $k["skbs"] == s { print $k[c] }'
+	"$tools/csvget" "$tmp/eng/results.csv" "$6" accel="$1" tag="$2" engine="$3" filter="$4" skbs="$5"
 }
+expect "csvget: a quoted field with a comma is one field; no row: exit 1; an unknown key: exit 2" \
+	sh -c "test \"\$('$tools/csvget' '$run/results.csv' cpu accel=tcg tag=bench)\" = 'QEMU Virtual CPU, version 2.5+' &&
+	       { '$tools/csvget' '$run/results.csv' cpu accel=nosuch; test \$? = 1; } &&
+	       { '$tools/csvget' '$run/results.csv' cpu nosuch=1 2> /dev/null; test \$? = 2; }"
 p11() { for c in "$@"; do printf '%s ' "$(val tcg bench new fprog2 100 "$c")"; done; }
 expect "placements: 11 lines make one row, samples those of one placement" \
 	test "$(p11 samples placements)" = "5 11 "

@@ -356,12 +356,8 @@ t "icount: harness within 10% of test_bpf #34 (JIT)" \
 # oldjit), 58 eBPF insns of the 6.1 conversion (new, jit) and 21 of the
 # 2014 one (new2014); jit's and oldjit's equal their interpreters' twins.
 vm_of() {
-	awk -F, -v e="$1" -v f="$2" '
-	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-	$col["tag"] == "bench" && $col["engine"] == e && $col["filter"] == f &&
-	    $col["packet"] == "tcp22-payload" && $col["skbs"] == 1 {
-		print $col["vm_insns"]; exit
-	}' "$build/check-icount-1/results.csv"
+	"$build/tools/csvget" "$build/check-icount-1/results.csv" vm_insns tag=bench \
+		engine="$1" filter="$2" packet=tcp22-payload skbs=1
 }
 t "icount: vm_insns of fprog1: old 14, new 58, new2014 21 (as converted in 2014)" \
 	test "$(vm_of old fprog1) $(vm_of new fprog1) $(vm_of new2014 fprog1)" = "14 58 21"
@@ -371,12 +367,8 @@ t "icount: vm_insns of fprog2: old 29, new 98, new2014 41" \
 # new took 744 and 1224 guest instructions per call (fprog #1, #2 cache-hit);
 # with it, the same (and cmp-interp-code.sh shows the same machine code).
 med_of() {
-	awk -F, -v e="$1" -v f="$2" '
-	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-	$col["tag"] == "bench" && $col["engine"] == e && $col["filter"] == f &&
-	    $col["packet"] == "tcp22-payload" && $col["skbs"] == 1 {
-		printf "%.0f\n", $col["median"]; exit
-	}' "$build/check-icount-1/results.csv"
+	printf '%.0f\n' "$("$build/tools/csvget" "$build/check-icount-1/results.csv" median \
+		tag=bench engine="$1" filter="$2" packet=tcp22-payload skbs=1)"
 }
 t "icount: engine new takes 744 and 1224 insns per call, as on the kernel without 0005" \
 	test "$(med_of new fprog1) $(med_of new fprog2)" = "744 1224"
