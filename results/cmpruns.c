@@ -2,7 +2,7 @@
 /*
  * cmpruns - compare two or more runs cell by cell.
  *
- *   cmpruns [-m MISS_PCT] A.csv B.csv [C.csv ...] PCT
+ *   cmpruns [-m MISS_PCT] [-c OUT.csv] [-s PART [-l] [-h HEADING]] A.csv B.csv [C.csv ...] PCT
  *
  * The files are all results.csv or all ratios.csv.  In a results.csv a cell
  * is (accel, tag, engine, filter, packet, skbs) and its value the median; in
@@ -117,6 +117,8 @@ static int pairs_total, pairs_overlap, inside_total, inside_hit;
 static double widest[2];	/* CI half-width %: one skb, more */
 
 /* Per cell: CI overlap of each pair of runs, estimates inside CIs. */
+static int cell_overlap, cell_inside;
+
 static void calibration(const double *v, const double *lo, const double *hi,
 			int n, int miss)
 {
@@ -134,10 +136,48 @@ static void calibration(const double *v, const double *lo, const double *hi,
 	}
 	printf("  CIs overlap %d/%d, inside %d/%d", overlap, n * (n - 1) / 2,
 	       inside, n * (n - 1));
+	cell_overlap = overlap;
+	cell_inside = inside;
 	pairs_total += n * (n - 1) / 2;
 	pairs_overlap += overlap;
 	inside_total += n * (n - 1);
 	inside_hit += inside;
+}
+
+/* PART in cell name S, followed by "/" or the end of the name. */
+static int has_part(const char *s, const char *part)
+{
+	size_t k = strlen(part);
+
+	for (; (s = strstr(s, part)); s++)
+		if (s[k] == '\0' || s[k] == '/')
+			return 1;
+	return 0;
+}
+
+/* -c: one CSV row per cell. */
+static void put_row(FILE *f, const char *cell, const char *skbs, const double *v,
+		    int n, double d, double limit, const char *side, int have_ci)
+{
+	char buf[1024], num[32];
+	size_t used = 0;
+	int r;
+
+	csv_put(f, cell, 0);
+	csv_put(f, skbs, 0);
+	snprintf(num, sizeof(num), "%d", n);
+	csv_put(f, num, 0);
+	buf[0] = '\0';
+	for (r = 0; r < n && used < sizeof(buf); r++)
+		used += snprintf(buf + used, sizeof(buf) - used, "%s%.4f", r ? " " : "", v[r]);
+	csv_put(f, buf, 0);
+	fprintf(f, "%.4f,%.2f,%.2f,%d,", stats_median((double *)v, n), d, limit, d > limit);
+	csv_put(f, side + 2 * (*side == ' '), 0);
+	if (have_ci)
+		fprintf(f, "%d,%d,%d,%d\n", cell_overlap, n * (n - 1) / 2, cell_inside,
+			n * (n - 1));
+	else
+		fprintf(f, ",,,\n");
 }
 
 int main(int argc, char **argv)
@@ -145,10 +185,22 @@ int main(int argc, char **argv)
 	struct csv run[MAX_RUNS];
 	double pct, miss_pct = -1, worst = 0;
 	int n, r, i, j, opt, bad = 0, cis;
-	char buf[256];
+	char buf[256], *cells_text = NULL, *sel_text = NULL, *over_text = NULL;
+	size_t cells_len = 0, sel_len = 0, over_len = 0;
+	const char *csv_out = NULL, *pattern = NULL, *heading = NULL;
+	int last = 0;
+	FILE *cf = NULL, *real = stdout, *cells = NULL, *sel = NULL, *over = NULL;
 
-	while ((opt = getopt(argc, argv, "m:")) != -1) {
-		if (opt != 'm' || (miss_pct = atof(optarg)) <= 0)
+	while ((opt = getopt(argc, argv, "m:c:s:lh:")) != -1) {
+		if (opt == 'c')
+			csv_out = optarg;
+		else if (opt == 's')
+			pattern = optarg;
+		else if (opt == 'l')
+			last = 1;
+		else if (opt == 'h')
+			heading = optarg;
+		else if (opt != 'm' || (miss_pct = atof(optarg)) <= 0)
 			usage();
 	}
 	argv += optind - 1;
@@ -167,16 +219,41 @@ int main(int argc, char **argv)
 		}
 	}
 	lay = csv_has(&run[0], "pair") ? &ratios_layout : &results_layout;
+	if (csv_out) {
+		cf = fopen(csv_out, "w");
+		if (!cf) {
+			perror(csv_out);
+			return 2;
+		}
+		fprintf(cf, "cell,skbs,runs,values,median,spread_pct,limit_pct,over_limit,side,overlap,overlap_of,inside,inside_of\n");
+	}
+	/* -s: the cell lines go to a buffer, the ones shown to another */
+	if (pattern) {
+		cells = open_memstream(&cells_text, &cells_len);
+		sel = open_memstream(&sel_text, &sel_len);
+		over = open_memstream(&over_text, &over_len);
+		if (!cells || !sel || !over) {
+			perror("open_memstream");
+			return 2;
+		}
+	}
 	cis = lay == &ratios_layout;
 	for (r = 0; r < n; r++)
 		cis &= csv_has(&run[r], "ci_lo") && csv_has(&run[r], "ci_hi");
 	for (i = 0; i < run[0].nrows; i++) {
 		const struct csv_row *ra = &run[0].rows[i];
-		double vals[MAX_RUNS], lo[MAX_RUNS], hi[MAX_RUNS], d, limit;
+		double vals[MAX_RUNS], ord[MAX_RUNS], lo[MAX_RUNS], hi[MAX_RUNS], d, limit;
 		int have = 0, have_ci = 0;
 
 		limit = strcmp(csv_get(&run[0], ra, "skbs"), "1") ? miss_pct : pct;
 		cell_name(&run[0], ra, buf, sizeof(buf));
+		if (cells) {
+			/* each cell line alone in the buffer, then kept or not */
+			fflush(cells);
+			rewind(cells);
+			cells_len = 0;
+			stdout = cells;
+		}
 		printf("%-48s", buf);
 		for (r = 0; r < n; r++) {
 			for (j = 0; j < run[r].nrows; j++) {
@@ -199,8 +276,14 @@ int main(int argc, char **argv)
 		}
 		if (have < n) {
 			printf("  missing\n");
+			if (cells) {
+				fflush(cells);
+				fprintf(over, "  %.*s", (int)cells_len, cells_text);
+				stdout = real;
+			}
 			continue;	/* counted by missing() */
 		}
+		memcpy(ord, vals, sizeof(ord));
 		d = stats_spread(vals, have);
 		printf("  median %10.3f", stats_median(vals, have));
 		printf(" %7.2f%%%s%s", d, d > limit ? "  > limit" : "",
@@ -208,8 +291,23 @@ int main(int argc, char **argv)
 		if (have_ci == n)
 			calibration(vals, lo, hi, n, !!strcmp(csv_get(&run[0], ra, "skbs"), "1"));
 		printf("\n");
+		if (cf)
+			put_row(cf, buf, csv_get(&run[0], ra, "skbs"), ord, have, d, limit,
+				lay == &ratios_layout ? side_of_one(vals, have) : "", have_ci == n);
+		if (cells) {
+			fflush(cells);
+			stdout = real;
+			if (has_part(buf, pattern))
+				fprintf(sel, "  %.*s", (int)cells_len, cells_text);
+			else if (d > limit)
+				fprintf(over, "  %.*s", (int)cells_len, cells_text);
+		}
 		worst = fmax(worst, d);
 		bad += d > limit;
+	}
+	if (cf && (ferror(cf) || fclose(cf))) {
+		perror(csv_out);
+		return 2;
 	}
 	for (r = 1; r < n; r++)
 		bad += missing(&run[0], &run[r], argv[r + 1]) +
@@ -224,5 +322,17 @@ int main(int argc, char **argv)
 	else
 		printf("%d cells compared over %d runs, worst spread (max-min)/min %.2f%% (limit %.2f%%), %d bad\n",
 		       run[0].nrows, n, worst, pct, bad);
+	if (pattern) {
+		fclose(sel);
+		fclose(over);
+		if (!last)
+			fputs(sel_text, stdout);
+		fputs(over_text, stdout);
+		if (last && *sel_text) {
+			if (heading)
+				printf("%s\n", heading);
+			fputs(sel_text, stdout);
+		}
+	}
 	return bad ? 1 : 0;
 }

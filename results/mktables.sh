@@ -32,6 +32,7 @@ rm_outs() {
 	rm -f "$run/results.csv" "$run/ratios.csv" "$run/ratios.tmp" \
 		"$run/absolute.csv" "$run/absolute.tmp" \
 		"$run/claims.csv" "$run/decomposition.csv" \
+		"$run/spread.csv" "$run/ratio-spread.csv" \
 		"$run/table.txt" "$run/spread.txt" "$run/ratio-spread.txt" \
 		"$run"/repeat-*/results.csv "$run"/repeat-*/ratios.csv \
 		"$run"/repeat-*/absolute.csv
@@ -121,17 +122,19 @@ for rep in $(find -H "$run" -maxdepth 1 -type d -name 'repeat-[0-9]*' | sort -t-
 	fi
 	n=$((n + 1))
 done
+id=$(sed -n 's/^run_id=//p' "$run/run.txt")
+# cmpruns: ratio-spread.txt / spread.txt (every cell), ratio-spread.csv /
+# spread.csv (the same as data) and the summary under the tables.
 if [ "$n" -gt 1 ] && [ -n "$rruns" ]; then
 	{
 		echo "== paired ratio per cell in each of the $n runs (REPEAT; first = ratios.csv), their median, spread = (max - min) / min"
 		# shellcheck disable=SC2086
-		"$tools/cmpruns" -m "${RATIO_MISS_LIMIT:-5}" $rruns "${RATIO_LIMIT:-3}" || true
+		"$tools/cmpruns" -m "${RATIO_MISS_LIMIT:-5}" -c "$run/ratio-spread.csv" $rruns "${RATIO_LIMIT:-3}" || true
 	} > "$run/ratio-spread.txt"
 	{
-		echo "run-to-run spread of the paired ratios over $n runs (results/$(sed -n 's/^run_id=//p' "$run/run.txt")/ratio-spread.txt):"
-		grep -E '^(CI calibration|[0-9]+ cells compared)' "$run/ratio-spread.txt"
-		grep '/old/new ' "$run/ratio-spread.txt" | sed 's/^/  /' || true
-		grep -- '> limit' "$run/ratio-spread.txt" | grep -v '/old/new ' | sed 's/^/  /' || true
+		echo "run-to-run spread of the paired ratios over $n runs (results/$id/ratio-spread.txt):"
+		# shellcheck disable=SC2086
+		"$tools/cmpruns" -m "${RATIO_MISS_LIMIT:-5}" -s /old/new $rruns "${RATIO_LIMIT:-3}" || true
 		echo
 	} >> "$run/table.txt"
 fi
@@ -140,16 +143,13 @@ if [ "$n" -gt 1 ]; then
 	{
 		echo "== median per cell in each of the $n runs (first = results.csv), their median, spread = (max - min) / min"
 		# shellcheck disable=SC2086
-		"$tools/cmpruns" $runs "$limit" || true
+		"$tools/cmpruns" -c "$run/spread.csv" $runs "$limit" || true
 	} > "$run/spread.txt"
 	{
-		echo "run-to-run spread of the medians over $n runs (results/$(sed -n 's/^run_id=//p' "$run/run.txt")/spread.txt):"
-		tail -n 1 "$run/spread.txt"
-		grep -- '> limit' "$run/spread.txt" | grep -v '/control/' | sed 's/^/  /' || true
-		if grep -q '/control/' "$run/spread.txt"; then
-			echo "the host's native control loop over the same runs (machine noise, not the guest's):"
-			grep '/control/' "$run/spread.txt" | sed 's/^/  /'
-		fi
+		echo "run-to-run spread of the medians over $n runs (results/$id/spread.txt):"
+		# shellcheck disable=SC2086
+		"$tools/cmpruns" -s /control -l -h "the host's native control loop over the same runs (machine noise, not the guest's):" \
+			$runs "$limit" || true
 		echo
 	} >> "$run/table.txt"
 fi
