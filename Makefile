@@ -114,7 +114,7 @@ $(TOOLS)/knobfuzz: bench/guest/knobfuzz.c
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -static -o $@ $<
 
-$(TOOLS)/mkcsv: results/mkcsv.c results/stats.c results/stats.h results/registry.h
+$(TOOLS)/mkcsv: results/mkcsv.c results/stats.c results/stats.h
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -o $@ $< results/stats.c -lm
 

@@ -81,10 +81,6 @@ static const char *get(const struct csv_row *r, const char *col)
 	return csv_get(&run.results, r, col);
 }
 
-static int has_col(const char *col)
-{
-	return csv_has(&run.results, col);
-}
 
 /* A column that may be absent or empty: NAN then. */
 static double num(const struct csv_row *r, const char *col)
@@ -93,7 +89,7 @@ static double num(const struct csv_row *r, const char *col)
 	char *end;
 	double v;
 
-	if (!has_col(col))
+	if (!csv_has(&run.results, col))
 		return NAN;
 	s = get(r, col);
 	if (!*s)
@@ -199,7 +195,7 @@ static const char *spread_what(const char *accel, int line)
 	if (accel_has_ci(accel))
 		return line ? "point = median, whiskers = 95% CI of the median (order statistics)" :
 			      "bar = median, whiskers = 95% CI of the median (order statistics)";
-	if (has_col("max"))
+	if (csv_has(&run.results, "max"))
 		return line ? "point = median, whiskers = min..max sample" :
 			      "bar = median, whiskers = min..max sample";
 	return line ? "point = median, whiskers = min sample..mean+1 stddev (no CI: fewer than 6 samples)" :
@@ -214,7 +210,7 @@ static void spread(const struct csv_row *r, double *lo, double *hi)
 	*hi = num(r, "ci_hi");
 	if (isnan(*lo) || isnan(*hi)) {
 		*lo = num(r, "min");
-		*hi = has_col("max") ? num(r, "max") :
+		*hi = csv_has(&run.results, "max") ? num(r, "max") :
 			num(r, "mean") + num(r, "stddev");
 	}
 	if (isnan(*lo) || *lo > med)
@@ -245,7 +241,7 @@ static void ylabel(const struct accel *a, char *buf, size_t len)
 /* Second title line: who measured it. */
 static void machine(const struct accel *a, char *buf, size_t len)
 {
-	if (has_col("placements") && *get(a->any, "placements"))
+	if (csv_has(&run.results, "placements") && *get(a->any, "placements"))
 		snprintf(buf, len, "guest cpu: %s; kernel %s; median over %s placements of %d samples x %s calls",
 			 get(a->any, "cpu"), get(a->any, "kernel"),
 			 get(a->any, "placements"),
@@ -452,7 +448,7 @@ static void ratio_gp(const char *stem, const char *ttl, const char *ylab,
 /* The flavour of @a's rows ("" in runs without one). */
 static const char *flavour_of(const struct accel *a)
 {
-	return has_col("flavour") ? get(a->any, "flavour") : "";
+	return csv_has(&run.results, "flavour") ? get(a->any, "flavour") : "";
 }
 
 /* The architecture whose 2014 figures reg_ref() gives for @flavour. */
@@ -793,7 +789,7 @@ static void seccomp_bars(const struct accel *a)
 		 get(a->any, "cpu"), get(a->any, "kernel"));
 	snprintf(t, sizeof(t), "seccomp: %s per syscall(199, 100), %s\n%s\n"
 		 "median of %s runs x %s calls, whiskers = min..mean+1 stddev of the runs",
-		 a->unit, d, m, !none ? "?" : has_col("placements") && *get(none, "placements") ?
+		 a->unit, d, m, !none ? "?" : csv_has(&run.results, "placements") && *get(none, "placements") ?
 		 get(none, "placements") : get(none, "samples"),
 		 none ? get(none, "calls_per_sample") : "?");
 	gp_assign(gp, "ttl", t);

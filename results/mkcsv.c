@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "registry.h"
 #include "stats.h"
 
 #define MAX_KV 64
@@ -181,8 +180,6 @@ static void put_field(const char *s)
  * then every other key a cell, an accelerator or the run carries, in the
  * order they first appear (nothing the guest wrote is dropped).
  */
-/* a run has at most one of each accelerator record (registry.h) */
-#define MAX_ACCELS	REG_MAX
 #define MAX_EXTRA	128
 
 struct row {
@@ -192,7 +189,8 @@ struct row {
 
 static struct row *rows;
 static int nrows, caprows;
-static struct kv accs[MAX_ACCELS];
+static struct kv **accs;	/* one per accelerator directory */
+static int naccs;
 static char extra[MAX_EXTRA][32];
 static int nextra;
 
@@ -253,8 +251,8 @@ static void print_rows(const struct kv *run)
 
 	for (i = 0; i < nrows; i++)
 		add_columns(&rows[i].cell);
-	for (i = 0; i < MAX_ACCELS; i++)
-		add_columns(&accs[i]);
+	for (i = 0; i < naccs; i++)
+		add_columns(accs[i]);
 	add_columns(run);
 	ncols = NCOLS + nextra;
 	for (c = 0; c < ncols; c++)
@@ -622,7 +620,7 @@ int main(int argc, char **argv)
 	struct kv run = { 0 };
 	char path[4096];
 	struct dirent **ents;
-	int n, i, bad = 0, accels = 0;
+	int n, i, bad = 0;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: mkcsv RUN_DIR\n");
@@ -635,10 +633,11 @@ int main(int argc, char **argv)
 	}
 	n = scandir(argv[1], &ents, NULL, alphasort);
 	for (i = 0; i < n; i++) {
-		struct kv *acc = &accs[accels < MAX_ACCELS ? accels : MAX_ACCELS - 1];
+		struct kv *acc = calloc(1, sizeof(*acc));
 
-		if (accels == MAX_ACCELS) {
-			fprintf(stderr, "mkcsv: more than %d accelerators\n", MAX_ACCELS);
+		accs = realloc(accs, (naccs + 1) * sizeof(*accs));
+		if (!acc || !accs) {
+			perror("mkcsv");
 			return 1;
 		}
 		snprintf(path, sizeof(path), "%s/%s/host.txt", argv[1],
@@ -659,13 +658,15 @@ int main(int argc, char **argv)
 			snprintf(path, sizeof(path), "%s/%s/test_bpf.txt",
 				 argv[1], ents[i]->d_name);
 			bad |= emit_test_bpf(path, acc, &run);
-			accels++;
+			accs[naccs++] = acc;
+		} else {
+			free(acc);
 		}
 		free(ents[i]);
 	}
 	if (n >= 0)
 		free(ents);
-	if (!accels) {
+	if (!naccs) {
 		fprintf(stderr, "mkcsv: no <accel>/host.txt under %s\n", argv[1]);
 		return 1;
 	}
