@@ -264,7 +264,7 @@ boots_run() {
 	mkdir -p "$d"
 	# the quiet gate runs, with no wait and one boot again at most (make
 	# check's other jobs keep the host busy)
-	t "boots: make bench's runner, ACCEL=uml BOOTS=3 (shortened)" env RESULTS_DIR="$d" ACCEL=uml BOOTS=3 QUIET="10 0 1" \
+	t "boots: make bench's runner, ACCEL=uml BOOTS=3 (shortened)" env RESULTS_DIR="$d" ACCEL=uml BOOTS=3 QUIET="25 0 1" \
 		BENCH_ARGS="bench.placements=1 bench.samples=3 bench.perf=0 bench.rounds=7 bench.paired_placements=1" \
 		"$here/run-bench.sh" "$top" "$build"
 	r=$(find "$d" -mindepth 1 -maxdepth 1 -type d | head -n 1)
