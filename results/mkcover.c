@@ -460,11 +460,11 @@ static void put_cell(const char *s, int width)
 
 static void cells_header(void)
 {
-	int c;
+	int c, k;
 
 	for (c = 0; c < 2; c++) {
 		fprintf(out, "%-14s", "");
-		for (int k = 0; k < reg_cells()->n; k++)
+		for (k = 0; k < reg_cells()->n; k++)
 			fprintf(out, " %11s", reg_get(&reg_cells()->rec[k], c ? "sub" : "head"));
 		fputc('\n', out);
 	}
@@ -479,11 +479,21 @@ static void accel_table(const char *accel)
 {
 	const struct csv_row *any = run_accel_row(&run, accel);
 	const char *flavour = csv_get(&run.results, any, "flavour");
+	const struct csv_row *ab = NULL;
 	char buf[48], ref[REG_MAX][32];
 	int e, k, i;
 
-	fprintf(out, "accel=%s (%s, %s per call, %s):\n", accel, *flavour ? flavour : "-",
+	/* the engines' medians are over boots where absolute.csv has them */
+	for (k = 0; k < reg_cells()->n && !ab; k++)
+		for (e = 0; e < reg_engines()->n && !ab; e++)
+			ab = run_absolute(&run, accel, reg_engines()->rec[e].name,
+					  reg_get(&reg_cells()->rec[k], "filter"),
+					  reg_get(&reg_cells()->rec[k], "skbs"));
+	fprintf(out, "accel=%s (%s, %s per call, %s", accel, *flavour ? flavour : "-",
 		csv_get(&run.results, any, "unit"), csv_get(&run.results, any, "kind"));
+	if (ab)
+		fprintf(out, ", medians over %s boots", csv_get(&run.absolute, ab, "boots"));
+	fprintf(out, "):\n");
 	cells_header();
 	for (e = 0; e < reg_engines()->n; e++) {
 		const struct reg_rec *eng = &reg_engines()->rec[e];
