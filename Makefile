@@ -14,6 +14,12 @@ BUILD    := $(TOP)/build
 TREE     := $(BUILD)/linux
 TOOLS    := $(BUILD)/tools
 MODULE   := $(TOP)/bench/module
+# A kernel is built from KTREE into KOUT/obj-<flavour>, its module and
+# initramfs into KOUT/module-<flavour> and KOUT/initramfs-<flavour>.cpio.gz:
+# make compare (bench/host/run-compare.sh) points them at the trees it
+# patches, build/compare/<side>/.
+KTREE    ?= $(TREE)
+KOUT     ?= $(BUILD)
 HOSTCFLAGS := -O2 -Wall -Wextra -Werror
 
 # Kernel flavours: one record each in bench/flavours.conf (x86_64 boots
@@ -56,7 +62,7 @@ COVER ?= $(TOP)/kernel-patches/0000-cover-letter.patch
 
 # ARCHES: the architectures make bench covers with ACCEL=auto (default
 # all: x86_64 i386 arm32), e.g. make bench ARCHES=x86_64.
-export ACCEL ARCHES BENCH_ARGS REPEAT BOOTS QUIET
+export ACCEL ARCHES BENCH_ARGS REPEAT BOOTS QUIET PATCHES BASE
 # ccache: paths under the clone are hashed relative to it, so a second
 # clone (CI's) hits the cache the first one filled.
 export CCACHE_BASEDIR := $(TOP)
@@ -66,7 +72,7 @@ export CCACHE_NOHASHDIR := 1
 # kernel built in 532 s instead of 698 s (no ccache: 519 s).
 export CCACHE_DEPEND := 1
 
-.PHONY: all bench bench-input tables check fuzz deps-bench deps-check deps-cross tree kernel module tools filters \
+.PHONY: all bench bench-input compare tables check fuzz deps-bench deps-check deps-cross tree kernel module tools filters \
 	initramfs export-patches reset-tree clean plots cover-letter readme-results testbpf \
 	$(foreach f,$(FLAVOURS),kernel-$(f) module-$(f) initramfs-$(f))
 
@@ -95,16 +101,16 @@ initramfs: $(addprefix initramfs-,$(DEFAULT_FLAVOURS))
 # job slots (bench/host/build-kernel.sh), so several flavours build side by
 # side, each filling the other's single-threaded link.
 $(addprefix kernel-,$(FLAVOURS)): kernel-%: tree $$(XDEPS_$$*)
-	+@KCONFIG_BASE=$(KBASE_$*) CROSS_COMPILE=$(KCROSS_$*) $(TOP)/bench/host/build-kernel.sh $(TREE) \
-		$(BUILD)/obj-$* $(KARCH_$*) "$(KFRAG_$*)" $(KTARGETS_$*)
+	+@KCONFIG_BASE=$(KBASE_$*) CROSS_COMPILE=$(KCROSS_$*) $(TOP)/bench/host/build-kernel.sh $(KTREE) \
+		$(KOUT)/obj-$* $(KARCH_$*) "$(KFRAG_$*)" $(KTARGETS_$*)
 
 # The module is built per flavour in a copy of its sources: kbuild writes
 # its objects next to them.
 $(addprefix module-,$(FLAVOURS)): module-%: kernel-%
 	@echo "[module] building bench/module for $*"
-	@mkdir -p $(BUILD)/module-$*
-	@cp -p $(MODULE)/Kbuild $(MODULE)/*.c $(BUILD)/module-$*/
-	@$(MAKE) -s -C $(BUILD)/obj-$* ARCH=$(KARCH_$*) $(if $(KCROSS_$*),CROSS_COMPILE=$(KCROSS_$*)) M=$(BUILD)/module-$* W=1 modules
+	@mkdir -p $(KOUT)/module-$*
+	@cp -p $(MODULE)/Kbuild $(MODULE)/*.c $(KOUT)/module-$*/
+	@$(MAKE) -s -C $(KOUT)/obj-$* ARCH=$(KARCH_$*) $(if $(KCROSS_$*),CROSS_COMPILE=$(KCROSS_$*)) M=$(KOUT)/module-$* W=1 modules
 
 $(TOOLS)/knob: bench/guest/knob.c
 	@mkdir -p $(TOOLS)
@@ -143,14 +149,14 @@ $(TOOLS)/bpfdiff: bench/guest/bpfdiff.c results/registry.c results/registry.h
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< results/registry.c
 
-$(TOOLS)/mkratios: results/mkratios.c results/paired.c results/paired.h $(HOSTLIB) $(HOSTHDR)
+$(TOOLS)/mkratios $(TOOLS)/mkcompare: $(TOOLS)/%: results/%.c results/paired.c results/paired.h $(HOSTLIB) $(HOSTHDR)
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) $(REGFLAGS) -o $@ $< results/paired.c $(HOSTLIB) -lm
 
 tools: deps-bench $(TOOLS)/knob $(TOOLS)/mkcsv $(TOOLS)/mktable $(TOOLS)/cmpruns \
 	$(TOOLS)/crosscheck $(TOOLS)/mkcover $(TOOLS)/csv2dat $(TOOLS)/seccomp-bench \
 	$(TOOLS)/bpfdiff $(TOOLS)/control $(TOOLS)/mkratios $(TOOLS)/knobfuzz $(TOOLS)/simboots \
-	$(TOOLS)/mkclaims $(TOOLS)/csvget
+	$(TOOLS)/mkclaims $(TOOLS)/csvget $(TOOLS)/mkcompare
 
 # make bench regenerates and compares the x86_64 seccomp filters only (no
 # cross toolchain needed); make check (filters/seccomp check) all three archs.
@@ -187,8 +193,8 @@ $(BUILD)/busybox-%/busybox: bench/host/foreign-busybox.sh bench/host/debarch.sh
 $(addprefix initramfs-,$(FLAVOURS)): initramfs-%: module-% tools filters testbpf $$(EXTRA_$$*) $$(GDEPS_$$*)
 	@BUSYBOX="$(BUSYBOX_$*)" EXTRA_CPIO="$(EXTRA_$*)" SECCOMP_ARCH="$(SECCOMPARCH_$*)" \
 		$(TOP)/bench/host/mkinitramfs.sh \
-		$(BUILD)/initramfs-$*.cpio.gz $(BUILD)/obj-$* $(GTOOLS_$*) \
-		$(BUILD)/module-$*/bpf_bench.ko $(BUILD)/obj-$*/lib/test_bpf.ko
+		$(KOUT)/initramfs-$*.cpio.gz $(KOUT)/obj-$* $(GTOOLS_$*) \
+		$(KOUT)/module-$*/bpf_bench.ko $(KOUT)/obj-$*/lib/test_bpf.ko
 
 $(BUILD)/perf.cpio.gz: bench/host/mkperfcpio.sh | kernel-x86_64
 	@$(TOP)/bench/host/mkperfcpio.sh $@ $(BUILD)/obj-x86_64
@@ -209,6 +215,16 @@ bench: bench-input
 
 bench-input:
 	@$(TOP)/bench/host/run-bench.sh $(TOP) $(BUILD) --check
+
+# make compare PATCHES=DIR|MBOX [BASE=DIR|MBOX]: the patches measured
+# against the baseline (default: build/linux, Debian's tree with our
+# series), both kernels booted interleaved under ACCEL (as make bench;
+# BOOTS for the timed ones); results/<id>/compare.txt, plots/ and
+# series/, the patches with a cover letter (bench/host/run-compare.sh,
+# docs/compare.md).
+compare: bench-input tree tools
+	@$(TOP)/bench/host/estimate.sh $(BUILD)
+	@$(TOP)/bench/host/run-compare.sh $(TOP) $(BUILD)
 
 # make tables RUN=results/<id>: results.csv, table.txt, plots/ and a cover
 # letter (RUN/cover-letter.patch, when the patched tree exists) re-made

@@ -625,38 +625,6 @@ static void machine(void)
 	fputc('\n', out);
 }
 
-/* The top PERF_TOP symbols of one perf report, on one line. */
-static int perf_line(const char *path, char *buf, size_t n)
-{
-	char line[4096];
-	size_t len = 0;
-	FILE *f = fopen(path, "r");
-	int k = 0;
-
-	if (!f)
-		return 0;
-	buf[0] = '\0';
-	while (k < PERF_TOP && len < n && fgets(line, sizeof(line), f)) {
-		char pct[32], *sym;
-
-		/* "12.34%  [k] sym ..." or, sorted by more keys, "... [k] sym ..." */
-		if (sscanf(line, " %31[0-9.]%%", pct) != 1 || !strchr(line, '%') ||
-		    !((sym = strstr(line, "[k] ")) || (sym = strstr(line, "[.] "))))
-			continue;
-		sym += 4;
-		while (*sym == ' ')
-			sym++;
-		/* "[bpf jit image: ...]" -> "[bpf jit image]"; else the first word */
-		sym[strcspn(sym, sym[0] == '[' ? ":]" : " \n")] = '\0';
-		if (sym[0] == '[')
-			strcat(sym, "]");
-		len += snprintf(buf + len, n - len, "%s%s%% %s", k ? ", " : "", pct, sym);
-		k++;
-	}
-	fclose(f);
-	return k;
-}
-
 /*
  * Where the time goes, for the first accelerator with perf reports: one
  * line per engine of the perf cell (the cell record named perf_cell in the
@@ -682,7 +650,7 @@ static void perf(const char *dir)
 				continue;
 			run_cell_id(&run, r, id, sizeof(id));
 			snprintf(path, sizeof(path), "%s/%s/perf/%s.report", dir, run.accels[a], id);
-			if (!perf_line(path, line, sizeof(line)))
+			if (!run_perf_top(path, PERF_TOP, line, sizeof(line)))
 				continue;
 			if (!any++)
 				fprintf(out, "perf report, accel=%s, %s %s (cpu-clock samples, top %d symbols;\n"

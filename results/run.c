@@ -184,3 +184,35 @@ void run_cell_id(const struct run *run, const struct csv_row *r, char *buf,
 			 csv_get(c, r, "engine"), csv_get(c, r, "filter"),
 			 csv_get(c, r, "packet"), csv_get(c, r, "skbs"));
 }
+
+/* One perf report's top symbols, on one line (run.h). */
+int run_perf_top(const char *path, int top, char *buf, size_t n)
+{
+	char line[4096];
+	size_t len = 0;
+	FILE *f = fopen(path, "r");
+	int k = 0;
+
+	if (!f)
+		return 0;
+	buf[0] = '\0';
+	while (k < top && len < n && fgets(line, sizeof(line), f)) {
+		char pct[32], *sym;
+
+		/* "12.34%  [k] sym ..." or, sorted by more keys, "... [k] sym ..." */
+		if (sscanf(line, " %31[0-9.]%%", pct) != 1 || !strchr(line, '%') ||
+		    !((sym = strstr(line, "[k] ")) || (sym = strstr(line, "[.] "))))
+			continue;
+		sym += 4;
+		while (*sym == ' ')
+			sym++;
+		/* "[bpf jit image: ...]" -> "[bpf jit image]"; else the first word */
+		sym[strcspn(sym, sym[0] == '[' ? ":]" : " \n")] = '\0';
+		if (sym[0] == '[')
+			strcat(sym, "]");
+		len += snprintf(buf + len, n - len, "%s%s%% %s", k ? ", " : "", pct, sym);
+		k++;
+	}
+	fclose(f);
+	return k;
+}

@@ -56,4 +56,10 @@ void run_cell_id(const struct run *run, const struct csv_row *r, char *buf,
 int run_ci(const struct csv *csv, const struct csv_row *r, double *lo,
 	   double *hi);
 
+/*
+ * The top @top symbols of the perf report @path on one line into @buf,
+ * "12.34% sym, 5.67% sym2, ..."; returns how many (0: no report).
+ */
+int run_perf_top(const char *path, int top, char *buf, size_t n);
+
 #endif

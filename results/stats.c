@@ -193,3 +193,161 @@ void stats_over_boots(double *v, const size_t *n, int nboots, double run_sd,
 		o->level = 95.0;
 	}
 }
+
+/*
+ * The continued fraction of I_x(a, b) (the modified Lentz method), which
+ * converges fast for x < (a + 1) / (a + b + 2).
+ */
+static double ibeta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), f, step;
+	int m;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	f = d;
+	for (m = 1; m <= 300; m++) {
+		/* the even term, then the odd one */
+		double num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+
+		d = 1 + num * d;
+		c = 1 + num / c;
+		d = fabs(d) < tiny ? 1 / tiny : 1 / d;
+		c = fabs(c) < tiny ? tiny : c;
+		f *= d * c;
+		num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+		d = 1 + num * d;
+		c = 1 + num / c;
+		d = fabs(d) < tiny ? 1 / tiny : 1 / d;
+		c = fabs(c) < tiny ? tiny : c;
+		step = d * c;
+		f *= step;
+		if (fabs(step - 1) < 1e-14)
+			break;
+	}
+	return f;
+}
+
+double stats_ibeta(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * ibeta_cf(a, b, x) / a;
+	return 1 - front * ibeta_cf(b, a, 1 - x) / b;
+}
+
+double stats_t_p2(double t, double df)
+{
+	if (!(df > 0) || isnan(t))
+		return NAN;
+	if (isinf(t))
+		return 0;
+	return stats_ibeta(df / 2, 0.5, df / (df + t * t));
+}
+
+double stats_t_q2(double alpha, double df)
+{
+	double lo = 0, hi = 1;
+	int i;
+
+	if (!(alpha > 0 && alpha < 1) || !(df > 0))
+		return NAN;
+	while (stats_t_p2(hi, df) > alpha && hi < 1e12)
+		hi *= 2;
+	for (i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (stats_t_p2(mid, df) > alpha)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* Mean and sample variance of the logs of @v; 0 if a value is not > 0. */
+static int log_moments(const double *v, int n, double *mean, double *var)
+{
+	double s = 0, ss = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!(v[i] > 0))
+			return 0;
+		s += log(v[i]);
+	}
+	*mean = s / n;
+	for (i = 0; i < n; i++)
+		ss += (log(v[i]) - *mean) * (log(v[i]) - *mean);
+	*var = ss / (n - 1);
+	return 1;
+}
+
+int stats_welch_log(const double *a, int na, const double *b, int nb,
+		    struct stats_welch *w)
+{
+	double ma, va, mb, vb, sa, sb, se, d, h;
+
+	if (na < 2 || nb < 2 || !log_moments(a, na, &ma, &va) ||
+	    !log_moments(b, nb, &mb, &vb))
+		return 0;
+	sa = va / na;
+	sb = vb / nb;
+	se = sqrt(sa + sb);
+	d = mb - ma;
+	w->ratio = exp(d);
+	if (se == 0) {
+		w->t = d == 0 ? 0 : copysign(INFINITY, d);
+		w->df = na + nb - 2;
+		w->p = d == 0 ? 1 : 0;
+		w->lo = w->hi = w->ratio;
+		return 1;
+	}
+	w->t = d / se;
+	/* Welch-Satterthwaite */
+	w->df = (sa + sb) * (sa + sb) / (sa * sa / (na - 1) + sb * sb / (nb - 1));
+	w->p = stats_t_p2(w->t, w->df);
+	h = stats_t_q2(0.05, w->df) * se;
+	w->lo = exp(d - h);
+	w->hi = exp(d + h);
+	return 1;
+}
+
+void stats_holm(const double *p, int n, double *adj)
+{
+	int *idx = malloc(sizeof(*idx) * (n > 0 ? n : 1));
+	double run = 0;
+	int i, j, m;
+
+	if (!idx)
+		abort();
+	for (i = 0, m = 0; i < n; i++) {
+		adj[i] = NAN;
+		if (!isnan(p[i]))
+			idx[m++] = i;
+	}
+	/* the p-values in ascending order (insertion sort: tables are small) */
+	for (i = 1; i < m; i++) {
+		int k = idx[i];
+
+		for (j = i; j > 0 && p[idx[j - 1]] > p[k]; j--)
+			idx[j] = idx[j - 1];
+		idx[j] = k;
+	}
+	for (i = 0; i < m; i++) {
+		double q = (m - i) * p[idx[i]];
+
+		if (q > run)
+			run = q;
+		adj[idx[i]] = run < 1 ? run : 1;
+	}
+	free(idx);
+}

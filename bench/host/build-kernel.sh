@@ -32,8 +32,9 @@ if [ ! -L "$obj" ]; then
 	rm -rf "$obj"
 	ln -s "$real" "$obj"
 fi
-grep -qx "/obj-*/" "$tree/.git/info/exclude" 2>/dev/null ||
-	echo "/obj-*/" >> "$tree/.git/info/exclude"
+exclude=$(git -C "$tree" rev-parse --path-format=absolute --git-path info/exclude)
+grep -qx "/obj-*/" "$exclude" 2>/dev/null ||
+	echo "/obj-*/" >> "$exclude"
 obj=$real
 abs=""
 for f in $fragments; do

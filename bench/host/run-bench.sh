@@ -20,6 +20,15 @@
 #               gets a layout seed of its own (bench.seed, recorded in its
 #               host.txt; a bench.seed in BENCH_ARGS fixes it for all).
 #               The ratios are formed over the boots (docs/statistics.md).
+#        KERNELS="NAME=OUT ..."  boot several kernels (make compare,
+#               bench/host/run-compare.sh): NAME's kernel and initramfs
+#               are OUT/obj-<flavour>/ and OUT/initramfs-<flavour>.cpio.gz,
+#               its boots go into RUN/NAME/ (a run directory of its own,
+#               OUT/tree.txt's lines added to its run.txt).  Boot K of
+#               every kernel comes before boot K+1 of any, in the order
+#               A B, B A, A B, ... (drift in the host falls on both alike),
+#               with the same layout seed; the tables stage is then
+#               results/mkcompare.sh.  Default: one kernel, BUILD's.
 #
 # A run that does not get to the end (a boot fails, hangs or panics, the
 # tables stage fails, an interrupt) is marked incomplete: RUN/INCOMPLETE
@@ -37,8 +46,11 @@ accel=${ACCEL:-auto}
 results=${RESULTS_DIR:-$top/results}
 
 die() { echo "[bench] $*" >&2; exit 2; }
-kernel_of() { flavour_kernel "$build" "$(accel_flavour "$1")"; }
-initrd_of() { echo "$build/initramfs-$(accel_flavour "$1").cpio.gz"; }
+# kernel_of ACCEL [OUT], initrd_of ACCEL [OUT]: what ACCEL boots (OUT: a
+# kernel of KERNELS; default BUILD's).
+kernel_of() { flavour_kernel "${2:-$build}" "$(accel_flavour "$1")"; }
+initrd_of() { echo "${2:-$build}/initramfs-$(accel_flavour "$1").cpio.gz"; }
+kernels=${KERNELS:-}
 
 # Bad input is refused here, before anything is built or booted.
 repeat=${REPEAT:-1}
@@ -60,6 +72,13 @@ if [ "$accel" != auto ]; then
 	done
 fi
 why=$(arches_check) || die "$why"
+for k in $kernels; do
+	case "$k" in
+	[a-z]*=/*) ;;
+	*) die "KERNELS: '$k' is not NAME=/ABSOLUTE/OUT" ;;
+	esac
+done
+[ -z "$kernels" ] || [ "$repeat" = 1 ] || die "REPEAT=$repeat: not with KERNELS (more boots: BOOTS)"
 set -f
 # shellcheck disable=SC2086 # BENCH_ARGS is a list of words
 why=$(bench_args_check ${BENCH_ARGS:-}) || die "BENCH_ARGS: $why"
@@ -79,11 +98,17 @@ if [ "$accel" = auto ]; then
 fi
 # Every accelerator's kernel flavour must be built (make builds the default
 # flavours only; the opt-in ones are make initramfs-FLAVOUR).
+# The kernels: NAME=OUT each, NAME empty for the one kernel of make bench.
+sides=${kernels:-=$build}
+# side_dir DIR NAME: the run directory of kernel NAME in run directory DIR.
+side_dir() { echo "$1${2:+/$2}"; }
 for a in $accel; do
 	f=$(accel_flavour "$a")
-	for file in "$(kernel_of "$a")" "$(initrd_of "$a")"; do
-		[ -f "$file" ] ||
-			die "ACCEL=$a boots kernel flavour $f, which is not built (no $file): make initramfs-$f"
+	for s in $sides; do
+		for file in "$(kernel_of "$a" "${s#*=}")" "$(initrd_of "$a" "${s#*=}")"; do
+			[ -f "$file" ] ||
+				die "ACCEL=$a boots kernel flavour $f, which is not built (no $file): make initramfs-$f"
+		done
 	done
 done
 
@@ -113,22 +138,28 @@ incomplete() {
 trap incomplete EXIT
 trap 'why="interrupted during $step"; exit 130' INT TERM HUP
 
-for f in $(for a in $accel; do accel_flavour "$a"; done | sort -u); do
-	cp "$build/obj-$f/.config" "$dir/kernel-$f.config"
+for s in $sides; do
+	sdir=$(side_dir "$dir" "${s%%=*}")
+	mkdir -p "$sdir"
+	for f in $(for a in $accel; do accel_flavour "$a"; done | sort -u); do
+		cp "${s#*=}/obj-$f/.config" "$sdir/kernel-$f.config"
+	done
+	{
+		echo "run_id=$run_id"
+		echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "host_cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+		echo "kernel=$(make -s -C "$build/linux" kernelversion)"
+		echo "debian_version=$(dpkg-query -W -f '${Version}' linux-source-6.1)"
+		echo "series_hash=$(sed -n 's/^applied_hash=//p' "$build/linux/.git/bench-series")"
+		echo "accels=$accel"
+		echo "arches=${ARCHES:-$ALL_ARCHES}"
+		echo "repeat=${REPEAT:-1}"
+		echo "boots=$(for a in $accel; do printf '%s:%s ' "$a" "$(accel_boots "$a")"; done | sed 's/ $//')"
+		echo "bench_args=${BENCH_ARGS:-}"
+		# a kernel of KERNELS: its tree and patches (run-compare.sh)
+		[ -z "${s%%=*}" ] || cat "${s#*=}/tree.txt"
+	} > "$sdir/run.txt"
 done
-{
-	echo "run_id=$run_id"
-	echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	echo "host_cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
-	echo "kernel=$(make -s -C "$build/linux" kernelversion)"
-	echo "debian_version=$(dpkg-query -W -f '${Version}' linux-source-6.1)"
-	echo "series_hash=$(sed -n 's/^applied_hash=//p' "$build/linux/.git/bench-series")"
-	echo "accels=$accel"
-	echo "arches=${ARCHES:-$ALL_ARCHES}"
-	echo "repeat=${REPEAT:-1}"
-	echo "boots=$(for a in $accel; do printf '%s:%s ' "$a" "$(accel_boots "$a")"; done | sed 's/ $//')"
-	echo "bench_args=${BENCH_ARGS:-}"
-} > "$dir/run.txt"
 
 # The boot's layout seed: BENCH_ARGS's bench.seed, else a random one.
 boot_seed() {
@@ -136,14 +167,14 @@ boot_seed() {
 	echo "${fixed:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
 }
 
-# boot DIR ACCEL PLAN [SEED]: one boot of PLAN into DIR.
+# boot DIR ACCEL PLAN SEED OUT: one boot of PLAN into DIR, OUT's kernel.
 boot() {
 	f=$(accel_flavour "$2")
 	step="the $2 boot (plan $3)" boot_dir=$1
 	mkdir -p "$1"
 	{
 		accel_host_txt "$2"
-		echo "config_hash=$(sha1sum < "$build/obj-$f/.config" | cut -c1-12)"
+		echo "config_hash=$(sha1sum < "$5/obj-$f/.config" | cut -c1-12)"
 		echo "pinned_cpu=$(accel_pin "$2")"
 		echo "seed=${4:-}"
 		# UML runs on the host CPU but its /proc/cpuinfo does not say which.
@@ -153,7 +184,7 @@ boot() {
 	} > "$1/host.txt"
 	# Both lists are split into kernel arguments on purpose.
 	# shellcheck disable=SC2046,SC2086
-	"$here/run-guest.sh" "$2" "$3" "$1" "$(kernel_of "$2")" "$(initrd_of "$2")" \
+	"$here/run-guest.sh" "$2" "$3" "$1" "$(kernel_of "$2" "$5")" "$(initrd_of "$2" "$5")" \
 		$(accel_plan_args "$2") ${4:+bench.seed=$4} ${BENCH_ARGS:-}
 	boot_dir=""
 }
@@ -162,39 +193,60 @@ boot() {
 # shellcheck source=bench/host/quiet.sh
 . "$here/quiet.sh"
 
-# run_plan DIR ACCEL: the boots of ACCEL into DIR/ACCEL: the bench plan,
-# then (accel_boots) the paired plan into DIR/ACCEL/boot-2, boot-3, ...
-# Each boot passes the quiet gate (quiet_after) or is booted again.
+# boot_k DIR ACCEL K SEED OUT: boot K of ACCEL, OUT's kernel: K = 1 the
+# bench plan into DIR/ACCEL, else the paired plan into DIR/ACCEL/boot-K,
+# which passes the quiet gate (quiet_after) or is booted again.
+boot_k() {
+	redo=0
+	if [ "$3" = 1 ]; then
+		# the bench plan's boot is not booted again (the gate records only)
+		boot "$1/$2" "$2" bench "$4" "$5"
+		quiet_after "$1/$2" "$2" 1 0 || true
+		"$here/disasm-images.sh" "$1/$2" "$(flavour_attr "$(accel_flavour "$2")" disasm || true)"
+		return 0
+	fi
+	while :; do
+		boot "$1/$2/boot-$3" "$2" paired "$4" "$5"
+		quiet_after "$1/$2/boot-$3" "$2" "$3" && break
+		redo=$((redo + 1))
+		rm -rf "$1/$2/boot-$3"
+	done
+}
+
+# run_plan DIR ACCEL: the boots of ACCEL (accel_boots), of every kernel
+# into its run directory in DIR: boot K of each kernel (A B, then B A,
+# ...) with one seed, then boot K + 1.
 run_plan() {
 	nb=$(accel_boots "$2")
-	seed=
-	[ "$nb" = 1 ] || seed=$(boot_seed)
-	[ "$nb" = 1 ] || echo "[bench] $2 boot 1/$nb: plan bench, seed $seed"
-	mkdir -p "$1/$2"
+	# counted figures do not vary: one boot of each kernel
+	[ -z "$kernels" ] || [ "$(accel_kind "$2")" != counted ] || nb=1
 	quiet_ref=
-	host_control "$1/$2" "$2" before
-	t0=$(date +%s)
-	# the bench plan's boot is not booted again (the gate records only)
-	boot "$1/$2" "$2" bench "$seed"
-	redo=0
-	quiet_after "$1/$2" "$2" 1 0 || true
-	"$here/disasm-images.sh" "$1/$2" "$(flavour_attr "$(accel_flavour "$2")" disasm || true)"
-	k=2 t1=$(date +%s)
+	for s in $sides; do
+		mkdir -p "$(side_dir "$1" "${s%%=*}")/$2"
+		host_control "$(side_dir "$1" "${s%%=*}")/$2" "$2" before
+	done
+	k=1 order=$sides t0=$(date +%s) t1=
 	while [ "$k" -le "$nb" ]; do
-		seed=$(boot_seed)
-		left=
-		[ "$k" = 2 ] || left=", about $(( ($(date +%s) - t1) * (nb - k + 1) / (k - 2) ))s left"
-		echo "[bench] $2 boot $k/$nb: plan paired, seed $seed$left (first boot took $((t1 - t0))s)"
-		redo=0
-		while :; do
-			boot "$1/$2/boot-$k" "$2" paired "$seed"
-			quiet_after "$1/$2/boot-$k" "$2" "$k" && break
-			redo=$((redo + 1))
-			rm -rf "$1/$2/boot-$k"
+		seed='' left='' plan=paired
+		[ "$nb" = 1 ] || seed=$(boot_seed)
+		[ "$k" != 1 ] || plan=bench
+		[ "$k" -le 2 ] || left=", about $(( ($(date +%s) - t1) * (nb - k + 1) / (k - 2) ))s left"
+		[ "$k" != 2 ] || left=" (first boot took $((t1 - t0))s)"
+		for s in $order; do
+			name=${s%%=*}
+			if [ "$nb" != 1 ] || [ -n "$name" ]; then
+				echo "[bench] $2 boot $k/$nb${name:+ of $name}: plan $plan${seed:+, seed $seed}$left"
+			fi
+			boot_k "$(side_dir "$1" "$name")" "$2" "$k" "$seed" "${s#*=}"
 		done
+		[ -n "$t1" ] || t1=$(date +%s)
+		# shellcheck disable=SC2086 # a list of NAME=OUT words
+		order=$(printf '%s\n' $order | tac)
 		k=$((k + 1))
 	done
-	host_control "$1/$2" "$2" after
+	for s in $sides; do
+		host_control "$(side_dir "$1" "${s%%=*}")/$2" "$2" after
+	done
 }
 
 for a in $accel; do
@@ -213,10 +265,13 @@ while [ "$i" -le "$repeat" ]; do
 	done
 	i=$((i + 1))
 done
-# The tables stage, the same one `make tables RUN=results/<id>` runs; its
-# messages after it, the first one the reason if it fails.
-step="the tables stage (results/mktables.sh)"
-if ! "$top/results/mktables.sh" "$dir" "$build/tools" 2> "$dir/tables.err"; then
+# The tables stage, the same one `make tables RUN=results/<id>` runs (of
+# several kernels: results/mkcompare.sh); its messages after it, the first
+# one the reason if it fails.
+stage=mktables.sh latest=latest table=table.txt
+[ -z "$kernels" ] || stage=mkcompare.sh latest=latest-compare table=compare.txt
+step="the tables stage (results/$stage)"
+if ! "$top/results/$stage" "$dir" "$build/tools" 2> "$dir/tables.err"; then
 	cat "$dir/tables.err" >&2
 	why="the tables stage failed: $(grep -v '^\[' "$dir/tables.err" | head -n 1)"
 	rm -f "$dir/tables.err"
@@ -225,7 +280,7 @@ fi
 cat "$dir/tables.err" >&2
 rm -f "$dir/tables.err"
 
-ln -sfn "$run_id" "$results/latest"
-echo "[bench] results in $show (results.csv, table.txt, plots/)"
+ln -sfn "$run_id" "$results/$latest"
+echo "[bench] results in $show ($table, results.csv, plots/)"
 echo
-cat "$dir/table.txt"
+cat "$dir/$table"

@@ -1,0 +1,89 @@
+#!/bin/sh
+# make compare: a kernel developer's patches measured against the baseline.
+# Both kernels get the same bench module, filters and plan; the boots of
+# the two are interleaved (run-bench.sh KERNELS); the tables stage
+# (results/mkcompare.sh) writes the comparison per accelerator, its plot
+# and a cover letter for the patches.  docs/compare.md has the method.
+#
+# usage: run-compare.sh TOP BUILD
+# env:   PATCHES  the patches: a directory of git format-patch files, an
+#                 mbox, or one patch file (required)
+#        BASE     patches that make the baseline (same forms), applied on
+#                 top of the benchmark tree first (default: none, the
+#                 baseline is build/linux, Debian's tree with kernel-patches/)
+#        ACCEL, ARCHES, BOOTS, BENCH_ARGS, RESULTS_DIR: as make bench
+#
+# The trees are build/compare/{baseline,patched}/linux (git worktrees of
+# build/linux), the objects in them; a patch that does not apply is
+# refused before anything is built.
+set -eu
+
+top=$1 build=$2
+here=$top/bench/host
+tree=$build/linux
+cmp=$build/compare
+say() { printf '[compare] %s\n' "$*"; }
+die() { echo "[compare] $*" >&2; exit 2; }
+
+[ -n "${PATCHES:-}" ] || die "PATCHES is not set: make compare PATCHES=DIR|MBOX (git format-patch output)"
+[ -e "$PATCHES" ] || die "PATCHES=$PATCHES: no such file or directory"
+[ -z "${BASE:-}" ] || [ -e "$BASE" ] || die "BASE=$BASE: no such file or directory"
+[ "${REPEAT:-1}" = 1 ] || die "REPEAT=$REPEAT: make compare repeats by BOOTS"
+"$here/run-bench.sh" "$top" "$build" --check
+
+# The trees, both before any build: a patch that does not apply stops here.
+base=$(git -C "$tree" rev-parse HEAD)
+mkdir -p "$cmp"
+if [ -n "${BASE:-}" ]; then
+	"$here/compare-tree.sh" "$tree" "$base" "$cmp/baseline" "$BASE"
+	bout=$cmp/baseline btree=$cmp/baseline/linux
+	base=$(cat "$cmp/baseline/head")
+else
+	# The baseline is make bench's own kernel: its objects, linked.
+	rm -rf "$cmp/baseline/linux"
+	mkdir -p "$cmp/baseline"
+	: > "$cmp/baseline/patches.txt"
+	echo "$base" > "$cmp/baseline/head"
+	bout=$build btree=$tree
+fi
+"$here/compare-tree.sh" "$tree" "$base" "$cmp/patched" "$PATCHES"
+[ -s "$cmp/patched/patches.txt" ] || die "PATCHES=$PATCHES: no patch in it"
+
+# tree.txt: the lines a side adds to its run.txt.
+for side in baseline patched; do
+	t=$btree
+	[ "$side" = baseline ] || t=$cmp/patched/linux
+	{
+		echo "side=$side"
+		echo "tree=$t"
+		echo "tree_base=$(git -C "$tree" rev-parse HEAD)"
+		echo "tree_head=$(cat "$cmp/$side/head")"
+		echo "patches=$(wc -l < "$cmp/$side/patches.txt")"
+		sed 's/^/patch=/' "$cmp/$side/patches.txt"
+	} > "$cmp/$side/tree.txt"
+done
+
+flavours=$("$here/bench-flavours.sh")
+targets=$(for f in $flavours; do printf 'initramfs-%s ' "$f"; done)
+n=0
+for side in baseline patched; do
+	n=$((n + 1))
+	say "building the $side kernels ($n/2: $flavours; the second shares the first's ccache)"
+	if [ "$side" = patched ]; then
+		out=$cmp/patched kt=$cmp/patched/linux
+	else
+		out=$bout kt=$btree
+	fi
+	# shellcheck disable=SC2086 # a list of make targets
+	KOUT=$out KTREE=$kt make --no-print-directory -C "$top" -j"$(nproc)" $targets
+	# make bench's kernels stay where they are: the baseline links them.
+	if [ "$side" = baseline ] && [ -z "${BASE:-}" ]; then
+		for f in $flavours; do
+			ln -sfn "$build/obj-$f" "$cmp/baseline/obj-$f"
+			ln -sfn "$build/initramfs-$f.cpio.gz" "$cmp/baseline/initramfs-$f.cpio.gz"
+		done
+		bout=$cmp/baseline
+	fi
+done
+
+KERNELS="baseline=$bout patched=$cmp/patched" "$here/run-bench.sh" "$top" "$build"

@@ -1,0 +1,565 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mkcompare: the tables stage of make compare.  RUN/baseline and
+ * RUN/patched are the run directories of the two kernels (results.csv made
+ * by mktables.sh, the guests' paired.txt per boot); written:
+ *
+ *   RUN/compare.csv   one row per accelerator, engine and cell
+ *   RUN/compare.txt   a table per accelerator, with perf where captured
+ *   RUN/summary.txt   one paragraph, the cover letter's text above "---"
+ *   RUN/plots/compare-<accel>.dat   the plot's data (plots/compare.gp)
+ *
+ * A counted accelerator (QEMU -icount) gives each kernel's exact count per
+ * call: the difference is the result.  A timed one gives, per boot, the
+ * median of each engine's paired rounds; the boots of the two kernels are
+ * independent, so the ratio patched/baseline of their geometric means
+ * comes with Welch's t-interval on the logs, and the verdicts of one
+ * accelerator's table are Holm-adjusted together (docs/compare.md).
+ *
+ * usage: mkcompare RUN_DIR
+ * Exits 1, naming the engine and cell, when the two kernels' verdicts of a
+ * cell differ or a cell of the baseline is missing from the patched run.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "paired.h"
+#include "registry.h"
+#include "run.h"
+#include "stats.h"
+
+#define SIDES		2
+#define PERF_TOP	3
+#define ALPHA		0.05
+/* a counted difference below this is the guest's timer noise, not the patch */
+#define COUNT_NOISE	0.5
+
+static const char *const side_name[SIDES] = { "baseline", "patched" };
+
+struct cmp {
+	const char *accel, *engine;
+	char filter[PAIRED_NAME_MAX], packet[PAIRED_NAME_MAX];
+	unsigned int skbs;
+	int counted;
+	double val[SIDES];	/* counted: the count; timed: geometric mean */
+	int boots[SIDES];
+	double delta, vm_insns;	/* counted */
+	double ratio, lo, hi, p, p_holm;	/* timed (p NAN: no test) */
+	const char *verdict;
+	const struct csv_row *row[SIDES];	/* counted: results.csv rows */
+};
+
+static struct run side[SIDES];
+static struct cmp *cmps;
+static int ncmps;
+static const char *dir;
+
+static int counted_accel(const char *accel)
+{
+	const struct csv_row *r = run_accel_row(&side[0], accel);
+
+	return !strcmp(csv_get(&side[0].results, r, "kind"), "counted");
+}
+
+static void die(const char *fmt, const char *a, const char *b)
+{
+	fprintf(stderr, "mkcompare: ");
+	fprintf(stderr, fmt, a, b);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static struct cmp *add_cmp(void)
+{
+	struct cmp *c;
+
+	cmps = realloc(cmps, (ncmps + 1) * sizeof(*cmps));
+	if (!cmps) {
+		perror("mkcompare");
+		exit(1);
+	}
+	c = &cmps[ncmps++];
+	memset(c, 0, sizeof(*c));
+	c->p = c->p_holm = NAN;
+	return c;
+}
+
+static void cell_name(const struct cmp *c, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s %s skbs=%u", c->filter, c->packet, c->skbs);
+}
+
+/* A counted accelerator: every bench cell of the baseline, its difference. */
+static void counted(const char *accel)
+{
+	static const char *const keys[] = { "accel", "tag", "engine", "filter",
+					    "packet", "skbs", NULL };
+	const struct csv *b = &side[0].results;
+	int i;
+
+	for (i = 0; i < b->nrows; i++) {
+		const struct csv_row *r = &b->rows[i];
+		const char *vals[6];
+		struct cmp *c;
+		char cell[256];
+		int k;
+
+		if (strcmp(csv_get(b, r, "accel"), accel) ||
+		    strcmp(csv_get(b, r, "tag"), "bench"))
+			continue;
+		for (k = 0; keys[k]; k++)
+			vals[k] = csv_get(b, r, keys[k]);
+		c = add_cmp();
+		c->accel = accel;
+		c->counted = 1;
+		c->engine = vals[2];
+		snprintf(c->filter, sizeof(c->filter), "%s", vals[3]);
+		snprintf(c->packet, sizeof(c->packet), "%s", vals[4]);
+		c->skbs = strtoul(vals[5], NULL, 10);
+		cell_name(c, cell, sizeof(cell));
+		c->row[0] = r;
+		c->row[1] = csv_find(&side[1].results, keys, vals);
+		if (!c->row[1]) {
+			fprintf(stderr, "mkcompare: accel=%s engine %s, cell %s: no result of the patched kernel\n",
+				accel, c->engine, cell);
+			exit(1);
+		}
+		if (strcmp(csv_get(b, r, "verdict"), csv_get(&side[1].results, c->row[1], "verdict"))) {
+			fprintf(stderr, "mkcompare: accel=%s engine %s, cell %s: the verdicts differ (baseline %s, patched %s)\n",
+				accel, c->engine, cell, csv_get(b, r, "verdict"),
+				csv_get(&side[1].results, c->row[1], "verdict"));
+			exit(1);
+		}
+		for (k = 0; k < SIDES; k++) {
+			c->val[k] = atof(csv_get(&side[k].results, c->row[k], "median"));
+			c->boots[k] = 1;
+		}
+		c->delta = c->val[1] - c->val[0];
+		c->vm_insns = atof(csv_get(b, r, "vm_insns"));
+		c->verdict = fabs(c->delta) < COUNT_NOISE ? "unchanged" :
+			     c->delta > 0 ? "slower" : "faster";
+	}
+}
+
+/* The paired.txt of every boot of @accel in side @s's run directory. */
+static int load_boots(int s, const char *accel, struct paired_data *d, int max)
+{
+	char path[4096], err[512];
+	int n = 0, k;
+
+	for (k = 1; k <= max; k++) {
+		FILE *f;
+
+		if (k == 1)
+			snprintf(path, sizeof(path), "%s/%s/%s/paired.txt", dir, side_name[s], accel);
+		else
+			snprintf(path, sizeof(path), "%s/%s/%s/boot-%d/paired.txt", dir,
+				 side_name[s], accel, k);
+		f = fopen(path, "r");
+		if (!f) {
+			if (k == 1)
+				continue;
+			break;
+		}
+		memset(&d[n], 0, sizeof(d[n]));
+		if (paired_read(f, path, &d[n], err, sizeof(err))) {
+			fprintf(stderr, "mkcompare: %s\n", err);
+			exit(1);
+		}
+		fclose(f);
+		n++;
+	}
+	return n;
+}
+
+/* The median of engine @name's rounds in @d's cell like @key; 0 if none. */
+static double boot_median(const struct paired_data *d, const struct paired_cell *key,
+			  const char *name)
+{
+	const struct paired_cell *c = paired_find(d, key);
+	struct paired_stat st;
+	double *v;
+	size_t i;
+	int e;
+
+	if (!c || (e = paired_engine(c, name)) < 0 || !c->nrounds)
+		return 0;
+	v = malloc(c->nrounds * sizeof(*v));
+	if (!v)
+		abort();
+	for (i = 0; i < c->nrounds; i++)
+		v[i] = c->rounds[i].v[e];
+	paired_median_ci(v, c->nrounds, &st);
+	free(v);
+	return st.median;
+}
+
+/* A timed accelerator: per boot medians, Welch on the logs, then Holm. */
+static void timed(const char *accel)
+{
+	static struct paired_data d[SIDES][STATS_MAX_BOOTS];
+	static double v[SIDES][STATS_MAX_BOOTS];
+	int nb[SIDES], s, first = ncmps, i, k, e;
+	double *p, *adj;
+	size_t ci;
+
+	for (s = 0; s < SIDES; s++)
+		nb[s] = load_boots(s, accel, d[s], STATS_MAX_BOOTS);
+	if (!nb[0] || !nb[1])
+		die("accel=%s: no paired rounds of the %s kernel", accel, nb[0] ? "patched" : "baseline");
+	for (ci = 0; ci < d[0][0].ncells; ci++) {
+		const struct paired_cell *key = &d[0][0].cells[ci];
+
+		for (e = 0; e < key->nengines; e++) {
+			struct cmp *c = add_cmp();
+			struct stats_welch w;
+			int n[SIDES];
+
+			c->accel = accel;
+			c->engine = key->engine[e];
+			snprintf(c->filter, sizeof(c->filter), "%s", key->filter);
+			snprintf(c->packet, sizeof(c->packet), "%s", key->packet);
+			c->skbs = key->skbs;
+			for (s = 0; s < SIDES; s++) {
+				n[s] = 0;
+				for (k = 0; k < nb[s]; k++) {
+					double m = boot_median(&d[s][k], key, c->engine);
+
+					if (m > 0)
+						v[s][n[s]++] = m;
+				}
+				c->boots[s] = n[s];
+				stats_logmean_ci(v[s], n[s], 0, &c->val[s], &c->lo, &c->hi);
+			}
+			c->ratio = stats_ratio(c->val[1], c->val[0]);
+			c->lo = c->hi = NAN;
+			c->verdict = "too few boots (2 of each kernel at least)";
+			if (stats_welch_log(v[0], n[0], v[1], n[1], &w)) {
+				c->ratio = w.ratio;
+				c->lo = w.lo;
+				c->hi = w.hi;
+				c->p = w.p;
+			}
+		}
+	}
+	for (s = 0; s < SIDES; s++)
+		for (k = 0; k < nb[s]; k++)
+			paired_free(&d[s][k]);
+	p = malloc(sizeof(*p) * (ncmps - first + 1));
+	adj = malloc(sizeof(*adj) * (ncmps - first + 1));
+	if (!p || !adj)
+		abort();
+	for (i = first; i < ncmps; i++)
+		p[i - first] = cmps[i].p;
+	stats_holm(p, ncmps - first, adj);
+	for (i = first; i < ncmps; i++) {
+		struct cmp *c = &cmps[i];
+
+		c->p_holm = adj[i - first];
+		if (isnan(c->p_holm))
+			continue;
+		c->verdict = c->p_holm >= ALPHA ? "no difference shown" :
+			     c->ratio > 1 ? "slower" : "faster";
+	}
+	free(p);
+	free(adj);
+}
+
+static FILE *open_out(const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	return f;
+}
+
+static void put_num(FILE *f, double v, const char *fmt, int last)
+{
+	char buf[64] = "";
+
+	if (!isnan(v))
+		snprintf(buf, sizeof(buf), fmt, v);
+	csv_put(f, buf, last);
+}
+
+static void write_csv(void)
+{
+	FILE *f = open_out("compare.csv");
+	int i;
+
+	fprintf(f, "accel,kind,engine,filter,packet,skbs,baseline,patched,boots_baseline,boots_patched,"
+		"delta,vm_insns,ratio,ci_lo,ci_hi,ci_level,p,p_holm,verdict,kernel,debian_version,"
+		"series_hash,tree_base,patched_head,cpu,config_hash\n");
+	for (i = 0; i < ncmps; i++) {
+		const struct cmp *c = &cmps[i];
+		const struct csv_row *r = run_accel_row(&side[0], c->accel);
+		char skbs[16];
+
+		snprintf(skbs, sizeof(skbs), "%u", c->skbs);
+		csv_put(f, c->accel, 0);
+		csv_put(f, csv_get(&side[0].results, r, "kind"), 0);
+		csv_put(f, c->engine, 0);
+		csv_put(f, c->filter, 0);
+		csv_put(f, c->packet, 0);
+		csv_put(f, skbs, 0);
+		put_num(f, c->val[0], "%.3f", 0);
+		put_num(f, c->val[1], "%.3f", 0);
+		put_num(f, c->boots[0], "%.0f", 0);
+		put_num(f, c->boots[1], "%.0f", 0);
+		put_num(f, c->counted ? c->delta : NAN, "%.3f", 0);
+		put_num(f, c->counted && c->vm_insns > 0 ? c->vm_insns : NAN, "%.0f", 0);
+		put_num(f, c->ratio, "%.4f", 0);
+		put_num(f, c->lo, "%.4f", 0);
+		put_num(f, c->hi, "%.4f", 0);
+		put_num(f, isnan(c->lo) ? NAN : 95, "%.0f", 0);
+		put_num(f, c->p, "%.4g", 0);
+		put_num(f, c->p_holm, "%.4g", 0);
+		csv_put(f, c->verdict, 0);
+		csv_put(f, run_info(&side[0], "kernel"), 0);
+		csv_put(f, run_info(&side[0], "debian_version"), 0);
+		csv_put(f, run_info(&side[0], "series_hash"), 0);
+		csv_put(f, run_info(&side[0], "tree_head"), 0);
+		csv_put(f, run_info(&side[1], "tree_head"), 0);
+		csv_put(f, csv_get(&side[0].results, r, "cpu"), 0);
+		csv_put(f, csv_get(&side[0].results, r, "config_hash"), 1);
+	}
+	fclose(f);
+}
+
+/* Verdict counts of @accel's rows. */
+static void tally(const char *accel, int *slower, int *faster, int *same, int *untested)
+{
+	int i;
+
+	*slower = *faster = *same = *untested = 0;
+	for (i = 0; i < ncmps; i++) {
+		const char *v = cmps[i].verdict;
+
+		if (strcmp(cmps[i].accel, accel))
+			continue;
+		if (!strcmp(v, "slower"))
+			(*slower)++;
+		else if (!strcmp(v, "faster"))
+			(*faster)++;
+		else if (!strncmp(v, "too few", 7))
+			(*untested)++;
+		else
+			(*same)++;
+	}
+}
+
+/*
+ * The perf reports of @c's cell on both kernels, one line each, under a
+ * heading the first time (*@any).
+ */
+static void perf_lines(FILE *f, const struct cmp *c, int *any)
+{
+	char id[256], path[4096], line[SIDES][512];
+	int s;
+
+	if (!c->counted)
+		return;
+	for (s = 0; s < SIDES; s++) {
+		run_cell_id(&side[s], c->row[s], id, sizeof(id));
+		snprintf(path, sizeof(path), "%s/%s/%s/perf/%s.report", dir, side_name[s],
+			 c->accel, id);
+		if (!run_perf_top(path, PERF_TOP, line[s], sizeof(line[s])))
+			return;
+	}
+	if (!(*any)++)
+		fprintf(f, "  perf report (cpu-clock samples, top %d symbols), %s %s skbs=%u:\n",
+			PERF_TOP, c->filter, c->packet, c->skbs);
+	for (s = 0; s < SIDES; s++)
+		fprintf(f, "    %-14s %-8s %s\n", s ? "" : engine_label(c->engine), side_name[s],
+			line[s]);
+}
+
+static void write_text(void)
+{
+	FILE *f = open_out("compare.txt");
+	int a, i, slower, faster, same, untested;
+
+	fprintf(f, "make compare: baseline %.12s, patched %.12s (%s patch(es)); kernel %s, Debian linux-source %s, series %s\n\n",
+		run_info(&side[0], "tree_head"), run_info(&side[1], "tree_head"),
+		run_info(&side[1], "patches"), run_info(&side[0], "kernel"),
+		run_info(&side[0], "debian_version"), run_info(&side[0], "series_hash"));
+	for (a = 0; a < side[0].naccels; a++) {
+		const char *accel = side[0].accels[a];
+		const struct csv_row *r = run_accel_row(&side[0], accel);
+		int counted = counted_accel(accel);
+		int any_perf = 0, cell0 = -1;
+
+		fprintf(f, "accel=%s: %s; cpu %s, config %s\n", accel, run_accel_what(&side[0], accel),
+			csv_get(&side[0].results, r, "cpu"), csv_get(&side[0].results, r, "config_hash"));
+		if (counted)
+			fprintf(f, "  %-14s %-32s %10s %10s %9s %13s  %s\n", "engine", "cell",
+				"baseline", "patched", "delta", "delta/vm insn", "verdict");
+		else
+			fprintf(f, "  %-14s %-32s %10s %10s %7s %17s %7s  %s\n", "engine", "cell",
+				"baseline", "patched", "ratio", "95% CI", "p(Holm)", "verdict");
+		for (i = 0; i < ncmps; i++) {
+			const struct cmp *c = &cmps[i];
+			char cell[256], per[32] = "", ci[40] = "", ph[16] = "";
+
+			if (strcmp(c->accel, accel))
+				continue;
+			cell_name(c, cell, sizeof(cell));
+			if (c->counted) {
+				if (c->vm_insns > 0)
+					snprintf(per, sizeof(per), "%.2f x %.0f", c->delta / c->vm_insns,
+						 c->vm_insns);
+				fprintf(f, "  %-14s %-32s %10.1f %10.1f %+9.1f %13s  %s\n",
+					engine_label(c->engine), cell, c->val[0], c->val[1], c->delta,
+					per, c->verdict);
+				continue;
+			}
+			if (!isnan(c->lo))
+				snprintf(ci, sizeof(ci), "[%.3f, %.3f]", c->lo, c->hi);
+			if (!isnan(c->p_holm))
+				snprintf(ph, sizeof(ph), "%.3f", c->p_holm);
+			fprintf(f, "  %-14s %-32s %10.2f %10.2f %7.3f %17s %7s  %s\n",
+				engine_label(c->engine), cell, c->val[0], c->val[1], c->ratio, ci, ph,
+				c->verdict);
+		}
+		tally(accel, &slower, &faster, &same, &untested);
+		if (counted) {
+			fprintf(f, "  (%s per call, one boot of each kernel: counted, so the delta is exact up to\n"
+				"  the guest timer's +-%.1f; delta/vm insn: per eBPF instruction the\n"
+				"  interpreter executed)\n", csv_get(&side[0].results, r, "unit"), COUNT_NOISE);
+		} else {
+			int nb = 0, np = 0;
+
+			for (i = 0; i < ncmps; i++)
+				if (!strcmp(cmps[i].accel, accel)) {
+					nb = cmps[i].boots[0];
+					np = cmps[i].boots[1];
+				}
+			fprintf(f, "  (%s per call: geometric mean over boots, %d of the baseline and %d of the\n"
+				"  patched kernel, interleaved; each boot's figure is the median of its paired\n"
+				"  rounds.  Ratio patched/baseline with Welch's 95%% CI on the logs (unadjusted);\n"
+				"  the verdicts are Holm-adjusted over the %d comparisons of this table: a\n"
+				"  difference is shown where the adjusted p < %.2f.)\n",
+				csv_get(&side[0].results, r, "unit"), nb, np,
+				slower + faster + same, ALPHA);
+		}
+		/* perf: the accelerator's first cell, every engine */
+		for (i = 0; i < ncmps; i++) {
+			const struct cmp *c0;
+
+			if (strcmp(cmps[i].accel, accel) || !cmps[i].counted)
+				continue;
+			if (cell0 < 0)
+				cell0 = i;
+			c0 = &cmps[cell0];
+			if (strcmp(cmps[i].filter, c0->filter) ||
+			    strcmp(cmps[i].packet, c0->packet) || cmps[i].skbs != c0->skbs)
+				continue;
+			perf_lines(f, &cmps[i], &any_perf);
+		}
+		fputc('\n', f);
+	}
+	fclose(f);
+}
+
+static void write_summary(void)
+{
+	FILE *f = open_out("summary.txt");
+	int a, slower, faster, same, untested;
+
+	fprintf(f, "Measured with make compare of the bd4cf0ed331a benchmark harness, on Debian's\n"
+		"linux-source %s (kernel %s) with the harness's series, baseline\n"
+		"against this series:\n\n",
+		run_info(&side[0], "debian_version"), run_info(&side[0], "kernel"));
+	for (a = 0; a < side[0].naccels; a++) {
+		const char *accel = side[0].accels[a];
+
+		tally(accel, &slower, &faster, &same, &untested);
+		fprintf(f, "  accel=%s (%s): %d cells slower, %d faster, %d %s%s\n", accel,
+			run_accel_what(&side[0], accel), slower, faster, same,
+			counted_accel(accel) ?
+			"unchanged" : "with no difference shown (Holm)",
+			untested ? ", some untested (too few boots)" : "");
+	}
+	fprintf(f, "\nThe tables and perf reports are below the --- line.\n");
+	fclose(f);
+}
+
+/* The plot's data: one line per cell, the engines in columns. */
+static void write_plot_data(void)
+{
+	char path[4096];
+	int a, i;
+
+	snprintf(path, sizeof(path), "%s/plots", dir);
+	if (mkdir(path, 0755) && errno != EEXIST)
+		die("%s: %s", path, strerror(errno));
+	for (a = 0; a < side[0].naccels; a++) {
+		const char *accel = side[0].accels[a];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "plots/compare-%s.dat", accel);
+		f = open_out(path);
+		fprintf(f, "# accel=%s: %s\n# label value lo hi (counted: patched - baseline; timed: patched/baseline)\n",
+			accel, run_accel_what(&side[0], accel));
+		for (i = 0; i < ncmps; i++) {
+			const struct cmp *c = &cmps[i];
+
+			if (strcmp(c->accel, accel))
+				continue;
+			if (c->counted)
+				fprintf(f, "\"%s %s %u\" %.3f %.3f %.3f\n", c->engine, c->filter, c->skbs,
+					c->delta, c->delta, c->delta);
+			else
+				fprintf(f, "\"%s %s %u\" %.4f %.4f %.4f\n", c->engine, c->filter, c->skbs,
+					c->ratio, isnan(c->lo) ? c->ratio : c->lo,
+					isnan(c->hi) ? c->ratio : c->hi);
+		}
+		fclose(f);
+		snprintf(path, sizeof(path), "plots/compare-%s.gp", accel);
+		f = open_out(path);
+		fprintf(f, "dat = 'compare-%s.dat'\nttl = 'make compare, accel=%s: %s'\n", accel,
+			accel, run_accel_what(&side[0], accel));
+		if (counted_accel(accel))
+			fprintf(f, "ylab = 'patched - baseline, per call (exact)'\nrefy = 0\n");
+		else
+			fprintf(f, "ylab = 'patched / baseline (95%% CI over boots)'\nrefy = 1\n");
+		fclose(f);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	char path[4096];
+	int s, a;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: mkcompare RUN_DIR (with RUN_DIR/baseline and RUN_DIR/patched)\n");
+		return 2;
+	}
+	dir = argv[1];
+	for (s = 0; s < SIDES; s++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, side_name[s]);
+		run_load_dir(&side[s], path);
+	}
+	for (a = 0; a < side[0].naccels; a++) {
+		const char *accel = side[0].accels[a];
+
+		if (counted_accel(accel))
+			counted(accel);
+		else
+			timed(accel);
+	}
+	write_csv();
+	write_text();
+	write_summary();
+	write_plot_data();
+	return 0;
+}

@@ -1,0 +1,151 @@
+	# shellcheck disable=SC2016 # awk's fields
+#!/bin/sh
+# Host tests of make compare's statistics and tables (results/mkcompare,
+# results/stats.c) on made-up runs of two kernels: an exact counted delta
+# and its per-instruction figure, a Welch interval checked against its
+# closed form, a known slowdown found over boots, a null table that stays
+# "no difference shown" after Holm, and a changed verdict refused with the
+# engine and cell named.
+# usage: tests-compare.sh TOOLS_DIR      prints PASS:/FAIL: lines
+set -eu
+tools=$1
+TEST_PREFIX="results: compare: "
+# shellcheck source=bench/host/testlib.sh
+. "$(dirname "$0")/../bench/host/testlib.sh"
+mkcompare=$tools/mkcompare
+get() { "$tools/csvget" "$@" 2> /dev/null || true; }
+near() { # VALUE WANT TOLERANCE (absolute)
+	awk -v v="$1" -v w="$2" -v t="$3" 'BEGIN { d = v - w; if (d < 0) d = -d; exit !(v != "" && d <= t) }'
+}
+
+# results ACCEL KIND UNIT ENGINE:MEDIAN:VM_INSNS:VERDICT...: a results.csv
+# of bench cells fprog1 tcp22-payload skbs=1.
+results() {
+	echo "run_id,accel,kind,tag,engine,filter,packet,skbs,median,unit,verdict,vm_insns,cpu,config_hash"
+	a=$1 k=$2 u=$3
+	shift 3
+	for c in "$@"; do
+		echo "$c" | awk -F: -v a="$a" -v k="$k" -v u="$u" \
+			'{ printf "t,%s,%s,bench,%s,fprog1,tcp22-payload,1,%s,%s,%s,%s,test cpu,abc\n", a, k, $1, $2, u, $4, $3 }'
+	done
+}
+
+# boot FILE CELLS VALUE...: one boot's paired.txt: CELLS cells (fprog<i>),
+# engines old and new, one round each, old = the VALUE, new = 2 x VALUE for
+# the first cell; the others reuse it.
+boot() {
+	f=$1 cells=$2
+	shift 2
+	mkdir -p "$(dirname "$f")"
+	awk -v n="$cells" -v v="$1" 'BEGIN {
+		for (c = 1; c <= n; c++) {
+			printf "paired filter=fprog%d packet=p skbs=1 placement=0 engines=old,new rounds=1 order=rotate verdict=1 calls=1,1 jited=0,0 insns=1,1\n", c
+			printf "paired filter=fprog%d packet=p skbs=1 placement=0 round=0 old=%.6f new=%.6f\n", c, v, 2 * v
+		}
+	}' > "$f"
+}
+
+# side RUN SIDE ACCEL CELLS VALUE...: SIDE's boots of a timed accelerator.
+side() {
+	r=$1 s=$2 a=$3 cells=$4
+	shift 4
+	mkdir -p "$r/$s"
+	echo "tree_head=$s-head" > "$r/$s/run.txt"
+	results "$a" hardware ns "old:1::1" > "$r/$s/results.csv"
+	k=1
+	for v in "$@"; do
+		if [ "$k" = 1 ]; then
+			boot "$r/$s/$a/paired.txt" "$cells" "$v"
+		else
+			boot "$r/$s/$a/boot-$k/paired.txt" "$cells" "$v"
+		fi
+		k=$((k + 1))
+	done
+}
+
+# 1. counted: the exact difference, per executed eBPF instruction
+r=$tmp/counted
+mkdir -p "$r/baseline" "$r/patched"
+results icount counted insns new:744.389:58:262144 old:286.097:14:262144 > "$r/baseline/results.csv"
+results icount counted insns new:918.201:58:262144 old:286.2:14:262144 > "$r/patched/results.csv"
+if "$mkcompare" "$r" 2> "$tmp/err"; then
+	d=$(get "$r/compare.csv" delta engine=new)
+	expect "counted: new's delta $d is 173.812" near "$d" 173.812 0.0005
+	expect "counted: new slower" test "$(get "$r/compare.csv" verdict engine=new)" = slower
+	expect "counted: old's +0.103 is timer noise: unchanged" \
+		test "$(get "$r/compare.csv" verdict engine=old)" = unchanged
+	expect "counted: the table shows delta/vm insn 3.00 x 58" grep -q ' 3\.00 x 58 ' "$r/compare.txt"
+	expect "counted: summary: 1 slower, 1 unchanged" \
+		grep -q 'accel=icount (.*): 1 cells slower, 0 faster, 1 unchanged' "$r/summary.txt"
+	expect "counted: plot data and parameters" test -s "$r/plots/compare-icount.dat" -a -s "$r/plots/compare-icount.gp"
+else
+	fail "counted: mkcompare failed: $(head -n 1 "$tmp/err")"
+fi
+
+# 2. a changed verdict fails the comparison, naming engine and cell
+results icount counted insns new:744.389:58:262144 old:286.097:14:0 > "$r/patched/results.csv"
+if "$mkcompare" "$r" > /dev/null 2> "$tmp/err"; then
+	fail "verdict changed: accepted"
+else
+	expect "verdict changed: refused naming engine old and the cell" \
+		grep -q 'engine old, cell fprog1 tcp22-payload skbs=1: the verdicts differ (baseline 262144, patched 0)' "$tmp/err"
+fi
+
+# 3. Welch on the logs against its closed form: logs {0, .2} and {.1, .3}:
+# d = .1, se = sqrt(.02), t = .7071, df = 2 exactly, p = 1 - t/sqrt(t^2 + 2)
+# = .5528, CI exp(.1 -+ 4.3027 se) = [.6014, 2.0309]
+r=$tmp/welch
+side "$r" baseline uml 1 1 1.221402758
+side "$r" patched uml 1 1.105170918 1.349858808
+if "$mkcompare" "$r" 2> "$tmp/err"; then
+	expect "welch: ratio 1.1052" near "$(get "$r/compare.csv" ratio engine=old)" 1.1052 0.0001
+	expect "welch: p .5528" near "$(get "$r/compare.csv" p engine=old)" 0.5528 0.0001
+	expect "welch: CI low .6014" near "$(get "$r/compare.csv" ci_lo engine=old)" 0.6014 0.0001
+	expect "welch: CI high 2.0309" near "$(get "$r/compare.csv" ci_hi engine=old)" 2.0309 0.0001
+	expect "welch: no difference shown" \
+		test "$(get "$r/compare.csv" verdict engine=old)" = "no difference shown"
+else
+	fail "welch: mkcompare failed: $(head -n 1 "$tmp/err")"
+fi
+
+# 4. a 10% slowdown over 6 boots each, boot-to-boot noise of 2%
+r=$tmp/slower
+side "$r" baseline uml 1 20.0 20.4 19.7 20.2 19.9 20.3
+side "$r" patched uml 1 22.1 22.5 21.8 22.0 22.3 21.9
+if "$mkcompare" "$r" 2> "$tmp/err"; then
+	ratio=$(get "$r/compare.csv" ratio engine=new)
+	expect "slower: ratio $ratio within 1% of 1.10" near "$ratio" 1.10 0.011
+	expect "slower: verdict slower" test "$(get "$r/compare.csv" verdict engine=new)" = slower
+	expect "slower: its CI covers 1.10" awk -v l="$(get "$r/compare.csv" ci_lo engine=new)" \
+		-v h="$(get "$r/compare.csv" ci_hi engine=new)" 'BEGIN { exit !(l < 1.10 && h > 1.10) }'
+	expect "slower: the note under the table names Holm" grep -q 'Holm-adjusted over the 2 comparisons' "$r/compare.txt"
+else
+	fail "slower: mkcompare failed: $(head -n 1 "$tmp/err")"
+fi
+
+# 5. no change, 20 comparisons (10 cells x 2 engines), noise of 3%: nothing
+# shown, and Holm never lowers a p
+r=$tmp/null
+side "$r" baseline uml 10 20.0 20.6 19.5 20.3 19.8
+side "$r" patched uml 10 20.5 19.6 20.9 20.2 20.7
+if "$mkcompare" "$r" 2> "$tmp/err"; then
+	n=$(grep -c ',no difference shown,' "$r/compare.csv" || true)
+	expect "null: all 20 comparisons no difference shown ($n)" test "$n" = 20
+	expect "null: Holm's p is at least the raw p on every row" awk -F, '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$(c["p_holm"]) + 0 < $(c["p"]) + 0 { bad++ } END { exit bad > 0 }' "$r/compare.csv"
+else
+	fail "null: mkcompare failed: $(head -n 1 "$tmp/err")"
+fi
+
+# 6. one boot of a timed kernel: no test, said so
+r=$tmp/one
+side "$r" baseline uml 1 20.0
+side "$r" patched uml 1 22.0 22.1
+if "$mkcompare" "$r" 2> "$tmp/err"; then
+	expect "one boot: too few boots" grep -q ',too few boots' "$r/compare.csv"
+else
+	fail "one boot: mkcompare failed: $(head -n 1 "$tmp/err")"
+fi
+
+test_summary
