@@ -1,4 +1,3 @@
-	# shellcheck disable=SC2016 # awk's fields
 #!/bin/sh
 # Host tests of make compare's statistics and tables (results/mkcompare,
 # results/stats.c) on made-up runs of two kernels: an exact counted delta
@@ -131,6 +130,7 @@ side "$r" patched uml 10 20.5 19.6 20.9 20.2 20.7
 if "$mkcompare" "$r" 2> "$tmp/err"; then
 	n=$(grep -c ',no difference shown,' "$r/compare.csv" || true)
 	expect "null: all 20 comparisons no difference shown ($n)" test "$n" = 20
+	# shellcheck disable=SC2016 # awk's fields
 	expect "null: Holm's p is at least the raw p on every row" awk -F, '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$(c["p_holm"]) + 0 < $(c["p"]) + 0 { bad++ } END { exit bad > 0 }' "$r/compare.csv"
