@@ -72,7 +72,7 @@ export CCACHE_NOHASHDIR := 1
 # kernel built in 532 s instead of 698 s (no ccache: 519 s).
 export CCACHE_DEPEND := 1
 
-.PHONY: all bench bench-input compare tables check fuzz deps-bench deps-check deps-cross tree kernel module tools filters \
+.PHONY: all bench bench-input compare compare-input tables check fuzz deps-bench deps-check deps-cross tree kernel module tools filters \
 	initramfs export-patches reset-tree clean plots cover-letter readme-results testbpf \
 	$(foreach f,$(FLAVOURS),kernel-$(f) module-$(f) initramfs-$(f))
 
@@ -216,14 +216,17 @@ bench: bench-input
 bench-input:
 	@$(TOP)/bench/host/run-bench.sh $(TOP) $(BUILD) --check
 
+compare-input:
+	@$(TOP)/bench/host/run-compare.sh $(TOP) $(BUILD) --check
+
 # make compare PATCHES=DIR|MBOX [BASE=DIR|MBOX]: the patches measured
 # against the baseline (default: build/linux, Debian's tree with our
 # series), both kernels booted interleaved under ACCEL (as make bench;
 # BOOTS for the timed ones); results/<id>/compare.txt, plots/ and
 # series/, the patches with a cover letter (bench/host/run-compare.sh,
 # docs/compare.md).
-compare: bench-input tree tools
-	@$(TOP)/bench/host/estimate.sh $(BUILD)
+compare: compare-input tree tools
+	@COMPARE=1 $(TOP)/bench/host/estimate.sh $(BUILD)
 	@$(TOP)/bench/host/run-compare.sh $(TOP) $(BUILD)
 
 # make tables RUN=results/<id>: results.csv, table.txt, plots/ and a cover

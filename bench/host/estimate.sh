@@ -6,7 +6,13 @@
 # of the paired plan).  A flavour already built costs (almost) nothing;
 # REPEAT multiplies the guest phase.
 #
-# usage: estimate.sh BUILD     env: ACCEL, ARCHES, REPEAT, BOOTS (as make bench)
+# make compare (COMPARE=1) boots two kernels: a counted accelerator once
+# each, a timed one BOOTS times each; the patched kernels compile through
+# the baseline's ccache hits (measured: half a clean build's time), once
+# their objects exist only what the patches change.
+#
+# usage: estimate.sh BUILD     env: ACCEL, ARCHES, REPEAT, BOOTS (as make
+#                              bench), COMPARE=1 for make compare
 set -eu
 
 build=$1
@@ -29,6 +35,8 @@ else
 fi
 repeat=${REPEAT:-1}
 case "$repeat" in '' | *[!0-9]*) repeat=1 ;; esac
+compare=0
+[ "${COMPARE:-0}" = 0 ] || compare=1
 
 total=0 unknown=
 flavours=
@@ -42,8 +50,9 @@ for a in $list; do
 	s=$(accel_attr "$a" guest_s 2> /dev/null || true)
 	nb=$(accel_boots "$a")
 	case "$nb" in '' | *[!0-9]*) nb=1 ;; esac
+	[ "$compare" = 0 ] || [ "$(accel_kind "$a")" != counted ] || nb=1
 	if [ -n "$s" ]; then
-		s=$(((s + (nb - 1) * $(accel_attr "$a" boot_s 2> /dev/null || echo 0)) * repeat))
+		s=$(((s + (nb - 1) * $(accel_attr "$a" boot_s 2> /dev/null || echo 0)) * repeat * (compare + 1)))
 		guests="$guests, $a$( [ "$nb" = 1 ] || echo " ($nb boots)") ~$(((s + 59) / 60)) min$maybe"
 		total=$((total + s))
 	else
@@ -66,6 +75,16 @@ for f in $flavours; do
 		unknown=" + what has no estimate"
 	fi
 done
+for f in $flavours; do
+	[ "$compare" = 1 ] || break
+	if [ -f "$(flavour_kernel "$build/compare/patched" "$f")" ]; then
+		kernels="$kernels, patched $f: what the patches change"
+	else
+		s=$(flavour_attr "$f" build_s 2> /dev/null || echo 0)
+		kernels="$kernels, patched $f ~$(((s / 2 + 59) / 60)) min"
+		total=$((total + s / 2))
+	fi
+done
 echo "[bench] plan: kernels: ${kernels#, }"
-echo "[bench] plan: guests$( [ "$repeat" = 1 ] || echo " x$repeat runs (REPEAT)"): ${guests#, }"
+echo "[bench] plan: guests$( [ "$repeat" = 1 ] || echo " x$repeat runs (REPEAT)")$( [ "$compare" = 0 ] || echo ", two kernels each"): ${guests#, }"
 echo "[bench] plan: about $(((total + 59) / 60)) min in all$unknown (measured on 2 cores; bench/flavours.conf build_s, bench/accels.conf guest_s)"

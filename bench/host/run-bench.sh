@@ -231,7 +231,7 @@ run_plan() {
 		[ "$nb" = 1 ] || seed=$(boot_seed)
 		[ "$k" != 1 ] || plan=bench
 		[ "$k" -le 2 ] || left=", about $(( ($(date +%s) - t1) * (nb - k + 1) / (k - 2) ))s left"
-		[ "$k" != 2 ] || left=" (first boot took $((t1 - t0))s)"
+		[ "$k" != 2 ] || left=" (boot 1 took $((t1 - t0))s)"
 		for s in $order; do
 			name=${s%%=*}
 			if [ "$nb" != 1 ] || [ -n "$name" ]; then

@@ -122,6 +122,7 @@ host_tests() {
 		"$top/results/tests.sh" "$build/tools" || true
 		"$top/results/tests-cover.sh" "$build/tools" || true
 		"$top/results/tests-paired.sh" "$build/tools" || true
+		"$top/results/tests-compare.sh" "$build/tools" || true
 		"$here/tests-badinput.sh" "$top" "$build/tools" || true
 		# README.md and docs/ name only files, targets and columns that exist
 		"$here/tests-docs.sh" "$top" || true
@@ -296,7 +297,9 @@ for a in $accels; do job_list="$job_list check-$a"; done
 # libraries, foreign-perf.sh) packed and run under qemu-user, no guest
 # booted; needs a kernel's usr/gen_init_cpio.  The .debs are cached in
 # build/debs/.
-job_list="$job_list buildcheck perf32 icount-1 icount-2 badinput boots"
+# make compare on its two fixture patches (icount, uml; the patched
+# kernels built through the baseline's ccache hits).
+job_list="$job_list buildcheck perf32 icount-1 icount-2 badinput boots compare"
 # job_s JOB: the seconds JOB took in a cold make check on 2 cores (the
 # boots: bench/accels.conf check_s; unknown: 60).  The pool starts the
 # longest first: it ends when its last job does.
@@ -310,6 +313,7 @@ job_s() {
 	badinput) s=32 ;;
 	icount-*) s=12 ;;
 	boots) s=60 ;;
+	compare) s=COMPARE_S ;;
 	esac
 	echo "${s:-60}"
 }
@@ -327,6 +331,7 @@ for j in $run_order; do
 	perf32) job "$j" "$here/tests-foreign-perf.sh" "$top" "$build" "$build/obj-x86_64" ;;
 	icount-*) job "$j" icount_run "${j#icount-}" ;;
 	boots) job "$j" boots_run ;;
+	compare) job "$j" "$here/tests-make-compare.sh" "$top" "$build" ;;
 	# A real guest that hangs, panics or overflows its results image.
 	badinput) job "$j" "$here/tests-badinput.sh" "$top" "$build/tools" guest "$build" tcg ;;
 	esac

@@ -5,7 +5,9 @@
 # (results/mkcompare.sh) writes the comparison per accelerator, its plot
 # and a cover letter for the patches.  docs/compare.md has the method.
 #
-# usage: run-compare.sh TOP BUILD
+# usage: run-compare.sh TOP BUILD [--check]
+#        --check: only refuse bad PATCHES, BASE, ACCEL, BOOTS or BENCH_ARGS
+#        (make compare runs it before building anything)
 # env:   PATCHES  the patches: a directory of git format-patch files, an
 #                 mbox, or one patch file (required)
 #        BASE     patches that make the baseline (same forms), applied on
@@ -30,6 +32,7 @@ die() { echo "[compare] $*" >&2; exit 2; }
 [ -z "${BASE:-}" ] || [ -e "$BASE" ] || die "BASE=$BASE: no such file or directory"
 [ "${REPEAT:-1}" = 1 ] || die "REPEAT=$REPEAT: make compare repeats by BOOTS"
 "$here/run-bench.sh" "$top" "$build" --check
+[ "${3:-}" != --check ] || exit 0
 
 # The trees, both before any build: a patch that does not apply stops here.
 base=$(git -C "$tree" rev-parse HEAD)

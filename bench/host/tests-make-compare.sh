@@ -1,0 +1,124 @@
+#!/bin/sh
+# make compare end to end (bench/host/run-compare.sh) on the two fixture
+# patches of bench/compare-fixtures/, with known effects:
+#   dispatch-nops  three nops per instruction the eBPF interpreter runs: under
+#                  icount every interpreted cell (new, new2014) costs exactly
+#                  3 x its executed eBPF instructions more, the classic
+#                  interpreter, the JITs and the loop not one more;
+#   comment-only   a comment reworded: every counted delta 0, and under uml
+#                  (3 boots of each kernel) no timed cell shows a difference
+#                  after the Holm adjustment;
+# and a patch that does not apply, refused before anything is built.
+# usage: tests-make-compare.sh TOP BUILD    prints PASS:/FAIL: lines
+set -eu
+top=$1 build=$2
+TEST_PREFIX="compare: "
+# shellcheck source=bench/host/testlib.sh
+. "$top/bench/host/testlib.sh"
+fixtures=$top/bench/compare-fixtures
+out=$build/check-compare
+rm -rf "$out"
+mkdir -p "$out"
+# shortened as make check's other runs; perf on where the guest has it
+short="bench.placements=1 bench.samples=3 bench.sample_us=2000 bench.rounds=7 bench.paired_placements=1 bench.seccomp_calls=20000 bench.seccomp_runs=3"
+get() { "$build/tools/csvget" "$@" 2> /dev/null || true; }
+
+# compare NAME PATCHES ACCEL BOOTS ARGS: run-compare.sh into $out/NAME;
+# sets $run to the run directory.
+compare() {
+	run=
+	if env RESULTS_DIR="$out/$1" PATCHES="$2" ACCEL="$3" BOOTS="$4" QUIET="25 0 1" \
+		BENCH_ARGS="$5" "$top/bench/host/run-compare.sh" "$top" "$build" > "$out/$1.log" 2>&1; then
+		run=$(find "$out/$1" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+		pass "$1: make compare ran (ACCEL=$3)"
+	else
+		fail "$1: make compare ran (ACCEL=$3): $(grep -v '^\[' "$out/$1.log" | tail -n 1)"
+	fi
+}
+
+# 0. Bad input, refused by make compare's first step (--check).
+# refused NAME WANT ENV...: run-compare.sh --check under ENV exits 2 saying WANT.
+refused() {
+	r_name=$1 r_want=$2
+	shift 2
+	if env "$@" "$top/bench/host/run-compare.sh" "$top" "$build" --check > "$out/input.log" 2>&1; then
+		fail "input: $r_name accepted"
+	else
+		expect "input: $r_name refused: $r_want" grep -qF "$r_want" "$out/input.log"
+	fi
+}
+refused "no PATCHES" "PATCHES is not set" PATCHES=
+refused "missing PATCHES" "PATCHES=/nonexistent: no such file" PATCHES=/nonexistent
+refused "missing BASE" "BASE=/nonexistent: no such file" PATCHES="$fixtures/comment-only" BASE=/nonexistent
+refused "REPEAT" "make compare repeats by BOOTS" PATCHES="$fixtures/comment-only" REPEAT=2
+refused "a bad ACCEL" "unknown accelerator 'warp'" PATCHES="$fixtures/comment-only" ACCEL=warp
+
+# 1. A patch that does not apply: refused, named, before any build.
+mkdir -p "$out/bad"
+sed 's/^ select_insn:$/ select_insn_elsewhere:/' "$fixtures"/dispatch-nops/0001-*.patch > "$out/bad/0001-does-not-apply.patch"
+if env PATCHES="$out/bad" ACCEL=icount "$top/bench/host/run-compare.sh" "$top" "$build" > "$out/bad.log" 2>&1; then
+	fail "refusal: a patch that does not apply was accepted"
+else
+	expect "refusal: names the patch and says it does not apply" \
+		grep -q '0001-does-not-apply.patch does not apply to ' "$out/bad.log"
+	expect "refusal: git's message follows" grep -q '^    .*patch does not apply' "$out/bad.log"
+	expect "refusal: nothing was built" sh -c "! grep -q '^\[kernel\]\|^\[module\]' '$out/bad.log'"
+fi
+
+# 2. The dispatch fixture under icount: delta = 3 x executed eBPF insns.
+compare dispatch "$fixtures/dispatch-nops" icount 1 "$short"
+if [ -n "$run" ]; then
+	c=$run/compare.csv
+	# shellcheck disable=SC2016 # awk's fields
+	expect "dispatch: every new and new2014 cell: delta = 3 x vm_insns exactly (+-0.5), slower" awk -F, '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$(c["engine"]) == "new" || $(c["engine"]) == "new2014" {
+			n++; d = $(c["delta"]) - 3 * $(c["vm_insns"]); if (d < 0) d = -d
+			if (d > 0.5 || $(c["vm_insns"]) == "" || $(c["verdict"]) != "slower") bad++ }
+		END { exit bad || n < 8 }' "$c"
+	# shellcheck disable=SC2016
+	expect "dispatch: old, oldjit, jit and the loop unchanged on every cell" awk -F, '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$(c["engine"]) != "new" && $(c["engine"]) != "new2014" {
+			n++; if ($(c["verdict"]) != "unchanged") bad++ }
+		END { exit bad || n < 12 }' "$c"
+	d=$(get "$c" delta engine=new filter=fprog1 skbs=1)
+	expect "dispatch: new fprog1: +$d insns per call = 3 x 58" \
+		awk -v d="$d" 'BEGIN { exit !(d > 173.5 && d < 174.5) }'
+	cover=$run/series/0000-cover-letter.patch
+	expect "dispatch: the series has the cover letter and the patch" \
+		test -s "$cover" -a -s "$(find "$run/series" -name '0001-*.patch' | head -n 1)"
+	if git mailinfo "$out/msg" "$out/patch" < "$cover" > "$out/info" 2>&1; then
+		pass "dispatch: git mailinfo accepts the cover letter"
+		expect "dispatch: the cover letter's text is the summary" grep -q 'accel=icount (.*): 8 cells slower' "$out/msg"
+		expect "dispatch: the table is below the --- line" grep -q '^accel=icount: ' "$out/patch"
+		expect "dispatch: no table above it" sh -c "! grep -q '^accel=icount: ' '$out/msg'"
+	else
+		fail "dispatch: git mailinfo accepts the cover letter"
+	fi
+	if command -v gnuplot > /dev/null; then
+		expect "dispatch: the plot" test -s "$run/plots/compare-icount.svg"
+	fi
+fi
+
+# 3. The comment fixture: nothing changes, counted or timed.
+compare comment "$fixtures/comment-only" "icount uml" 3 "$short bench.perf=0"
+if [ -n "$run" ]; then
+	c=$run/compare.csv
+	# shellcheck disable=SC2016
+	expect "comment: every icount delta is 0 (+-0.5): unchanged" awk -F, '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$(c["accel"]) == "icount" { n++; if ($(c["verdict"]) != "unchanged") bad++ }
+		END { exit bad || n < 20 }' "$c"
+	# shellcheck disable=SC2016
+	expect "comment: uml, 3 boots of each kernel: no cell shows a difference (Holm)" awk -F, '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$(c["accel"]) == "uml" { n++
+			if ($(c["verdict"]) != "no difference shown" || $(c["boots_baseline"]) != 3 ||
+			    $(c["boots_patched"]) != 3) bad++ }
+		END { exit bad || n < 6 }' "$c"
+	expect "comment: the uml table says its verdicts are Holm-adjusted" \
+		grep -q 'verdicts are Holm-adjusted over the' "$run/compare.txt"
+fi
+
+test_summary
