@@ -58,7 +58,8 @@ for f in $files; do
 		git_wt checkout -q -f --detach "$base"
 		{
 			echo "[compare] $f does not apply to $(git -C "$tree" log -1 --format='%h (%s)' "$base"):"
-			echo "$out" | sed 's/^/    /'
+			# git's advice on resuming does not apply: the am was aborted
+			echo "$out" | grep -v '^\(When you have resolved\|If you prefer to skip\|To restore the original\|hint:\)' | sed 's/^/    /'
 		} >&2
 		exit 1
 	fi
