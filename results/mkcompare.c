@@ -362,13 +362,20 @@ static void tally(const char *accel, int *slower, int *faster, int *same, int *u
  */
 static void perf_lines(FILE *f, const struct cmp *c, int *any)
 {
-	char id[256], path[4096], line[SIDES][512];
+	char id[256], path[4096], line[SIDES][512], skbs[16];
 	int s;
 
-	if (!c->counted)
+	/* the loop alone has no program to profile */
+	if (!strcmp(reg_get_or(reg_find(reg_engines(), c->engine, 0), "checker", ""), "none"))
 		return;
+	snprintf(skbs, sizeof(skbs), "%u", c->skbs);
 	for (s = 0; s < SIDES; s++) {
-		run_cell_id(&side[s], c->row[s], id, sizeof(id));
+		const struct csv_row *r = run_result(&side[s], c->accel, "bench", c->engine,
+						     c->filter, skbs);
+
+		if (!r)
+			return;
+		run_cell_id(&side[s], r, id, sizeof(id));
 		snprintf(path, sizeof(path), "%s/%s/%s/perf/%s.report", dir, side_name[s],
 			 c->accel, id);
 		if (!run_perf_top(path, PERF_TOP, line[s], sizeof(line[s])))
@@ -454,7 +461,7 @@ static void write_text(void)
 		for (i = 0; i < ncmps; i++) {
 			const struct cmp *c0;
 
-			if (strcmp(cmps[i].accel, accel) || !cmps[i].counted)
+			if (strcmp(cmps[i].accel, accel))
 				continue;
 			if (cell0 < 0)
 				cell0 = i;
@@ -481,11 +488,13 @@ static void write_summary(void)
 	for (a = 0; a < side[0].naccels; a++) {
 		const char *accel = side[0].accels[a];
 
+		const char *kind = csv_get(&side[0].results, run_accel_row(&side[0], accel), "kind");
+		const struct reg_rec *k = reg_find(reg_kinds(), kind, 0);
+
 		tally(accel, &slower, &faster, &same, &untested);
-		fprintf(f, "  accel=%s (%s): %d cells slower, %d faster, %d %s%s\n", accel,
-			run_accel_what(&side[0], accel), slower, faster, same,
-			counted_accel(accel) ?
-			"unchanged" : "with no difference shown (Holm)",
+		fprintf(f, "  accel=%s, %s:\n    %d cells slower, %d faster, %d %s%s\n", accel,
+			reg_get_or(k, "plot", kind), slower, faster, same,
+			counted_accel(accel) ? "unchanged" : "with no difference shown (Holm)",
 			untested ? ", some untested (too few boots)" : "");
 	}
 	fprintf(f, "\nThe tables and perf reports are below the --- line.\n");

@@ -45,7 +45,8 @@ fragments=${abs# }
 cross=${CROSS_COMPILE:-}
 cc="${cross}gcc" hostcc="gcc"
 if command -v ccache >/dev/null 2>&1; then
-	cc="ccache $cc" hostcc="ccache gcc"
+	# every kernel object through ccache but an .incbin of a binary (kcc.sh)
+	cc="$here/kcc.sh $cc" hostcc="ccache gcc"
 fi
 base=${KCONFIG_BASE:-tinyconfig}
 # nm without the plugins of other compilers (a tenth of a build here)

@@ -113,6 +113,13 @@ if [ -n "$untar" ]; then
 fi
 if [ "$status" != ok ]; then
 	tail -n 20 "$log" >&2
-	die "$accel guest plan=$plan ended with status '${status:-none}' (exit $rc) after ${elapsed}s; console in $log"
+	# where the plan was (its last progress line: the cell names engine,
+	# filter and skbs) and the module's complaint in the guest's kernel log
+	# (a call that returned another verdict than tcpdump's), else the
+	# guest's last failure
+	at=$(grep -a '^\[guest\] \(cell [0-9]\|paired cell:\|seccomp:\|cross-check:\)' "$log" | tail -n 1 | tr -d '\r')
+	why=$(grep -a 'bpf_bench: run' "$outdir/dmesg.txt" 2> /dev/null | tail -n 1 | sed 's/^\[ *[0-9.]*\] //' || true)
+	[ -n "$why" ] || why=$(grep -a '^\[guest\] .*failed' "$log" | grep -v 'finished: failed' | tail -n 1 | tr -d '\r')
+	die "$accel guest plan=$plan ended with status '${status:-none}' (exit $rc) after ${elapsed}s${at:+, at ${at#\[guest\] }}${why:+: ${why#\[guest\] }}; console in $log"
 fi
 echo "[run] $accel guest plan=$plan ok in ${elapsed}s"

@@ -90,7 +90,7 @@ if [ -n "$run" ]; then
 		test -s "$cover" -a -s "$(find "$run/series" -name '0001-*.patch' | head -n 1)"
 	if git mailinfo "$out/msg" "$out/patch" < "$cover" > "$out/info" 2>&1; then
 		pass "dispatch: git mailinfo accepts the cover letter"
-		expect "dispatch: the cover letter's text is the summary" grep -q 'accel=icount (.*): 8 cells slower' "$out/msg"
+		expect "dispatch: the cover letter's text is the summary" grep -q '^    8 cells slower, 0 faster, 16 unchanged' "$out/msg"
 		expect "dispatch: the table is below the --- line" grep -q '^accel=icount: ' "$out/patch"
 		expect "dispatch: no table above it" sh -c "! grep -q '^accel=icount: ' '$out/msg'"
 	else
@@ -119,6 +119,19 @@ if [ -n "$run" ]; then
 		END { exit bad || n < 6 }' "$c"
 	expect "comment: the uml table says its verdicts are Holm-adjusted" \
 		grep -q 'verdicts are Holm-adjusted over the' "$run/compare.txt"
+fi
+
+# 4. A patch that breaks the interpreter's verdicts: the run fails, its
+# INCOMPLETE naming the engine and the cell.
+if env RESULTS_DIR="$out/breaks" PATCHES="$fixtures/breaks-verdict" ACCEL=icount \
+	BENCH_ARGS="$short bench.perf=0" "$top/bench/host/run-compare.sh" "$top" "$build" > "$out/breaks.log" 2>&1; then
+	fail "breaks-verdict: a patch that breaks the verdicts passed"
+else
+	inc=$(find "$out/breaks" -name INCOMPLETE | head -n 1)
+	expect "breaks-verdict: the run is marked incomplete" test -s "$inc"
+	expect "breaks-verdict: the reason names the patched kernel's engine new and cell fprog1 skbs=1" \
+		grep -q 'cell [0-9]*/[0-9]*: engine=new filter=fprog1 skbs=1: bpf_bench: run: new returned' "$inc"
+	expect "breaks-verdict: the baseline's boot passed" grep -q 'icount guest plan=bench ok' "$out/breaks.log"
 fi
 
 test_summary
