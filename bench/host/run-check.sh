@@ -313,7 +313,7 @@ job_s() {
 	badinput) s=32 ;;
 	icount-*) s=12 ;;
 	boots) s=60 ;;
-	compare) s=COMPARE_S ;;
+	compare) s=680 ;;
 	esac
 	echo "${s:-60}"
 }
