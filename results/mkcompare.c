@@ -84,7 +84,8 @@ static struct cmp *add_cmp(void)
 	}
 	c = &cmps[ncmps++];
 	memset(c, 0, sizeof(*c));
-	c->p = c->p_holm = NAN;
+	c->p = NAN;
+	c->p_holm = NAN;
 	return c;
 }
 
@@ -186,7 +187,10 @@ static double boot_median(const struct paired_data *d, const struct paired_cell 
 	size_t i;
 	int e;
 
-	if (!c || (e = paired_engine(c, name)) < 0 || !c->nrounds)
+	if (!c || !c->nrounds)
+		return 0;
+	e = paired_engine(c, name);
+	if (e < 0)
 		return 0;
 	v = malloc(c->nrounds * sizeof(*v));
 	if (!v)
@@ -236,7 +240,8 @@ static void timed(const char *accel)
 				stats_logmean_ci(v[s], n[s], 0, &c->val[s], &c->lo, &c->hi);
 			}
 			c->ratio = stats_ratio(c->val[1], c->val[0]);
-			c->lo = c->hi = NAN;
+			c->lo = NAN;
+			c->hi = NAN;
 			c->verdict = "too few boots (2 of each kernel at least)";
 			if (stats_welch_log(v[0], n[0], v[1], n[1], &w)) {
 				c->ratio = w.ratio;
