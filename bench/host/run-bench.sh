@@ -138,6 +138,15 @@ incomplete() {
 trap incomplete EXIT
 trap 'why="interrupted during $step"; exit 130' INT TERM HUP
 
+# plan_boots ACCEL: its boots (accel_boots); of several kernels, a counted
+# accelerator's figures do not vary: one boot of each.
+plan_boots() {
+	if [ -n "$kernels" ] && [ "$(accel_kind "$1")" = counted ]; then
+		echo 1
+	else
+		accel_boots "$1"
+	fi
+}
 for s in $sides; do
 	sdir=$(side_dir "$dir" "${s%%=*}")
 	mkdir -p "$sdir"
@@ -154,7 +163,7 @@ for s in $sides; do
 		echo "accels=$accel"
 		echo "arches=${ARCHES:-$ALL_ARCHES}"
 		echo "repeat=${REPEAT:-1}"
-		echo "boots=$(for a in $accel; do printf '%s:%s ' "$a" "$(accel_boots "$a")"; done | sed 's/ $//')"
+		echo "boots=$(for a in $accel; do printf '%s:%s ' "$a" "$(plan_boots "$a")"; done | sed 's/ $//')"
 		echo "bench_args=${BENCH_ARGS:-}"
 		# a kernel of KERNELS: its tree and patches (run-compare.sh)
 		[ -z "${s%%=*}" ] || cat "${s#*=}/tree.txt"
@@ -217,9 +226,7 @@ boot_k() {
 # into its run directory in DIR: boot K of each kernel (A B, then B A,
 # ...) with one seed, then boot K + 1.
 run_plan() {
-	nb=$(accel_boots "$2")
-	# counted figures do not vary: one boot of each kernel
-	[ -z "$kernels" ] || [ "$(accel_kind "$2")" != counted ] || nb=1
+	nb=$(plan_boots "$2")
 	quiet_ref=
 	for s in $sides; do
 		mkdir -p "$(side_dir "$1" "${s%%=*}")/$2"
