@@ -313,7 +313,7 @@ job_s() {
 	badinput) s=32 ;;
 	icount-*) s=12 ;;
 	boots) s=60 ;;
-	compare) s=680 ;;
+	compare) s=900 ;;
 	esac
 	echo "${s:-60}"
 }
