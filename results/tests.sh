@@ -296,8 +296,8 @@ expect "tables: paired fixture: power line of the hardware accelerator" \
 	grep -q '^this run could tell apart ratios differing by more than 0.81%$' "$fx/table.txt"
 expect "tables: paired fixture: a claim reversed (uml cache-hit)" \
 	grep -q '^  new faster than old, fprog #1 cache-hit .* 2014: 2.9x   ours: 0.33 \[0.33, 0.34\]  reversed$' "$fx/table.txt"
-expect "tables: paired fixture: 8 claim lines per accelerator, none blank" \
-	test "$(sed -n '/^== 2014 claims/,$p' "$fx/table.txt" | grep -c -E '^  [a-z].* (holds|reversed|no difference shown|not measurable)')" = 16
+expect "tables: paired fixture: 9 claim lines per accelerator, none blank" \
+	test "$(sed -n '/^== 2014 claims/,$p' "$fx/table.txt" | grep -c -E '^  [a-z].* (holds|reversed|no difference shown|not measurable)')" = 18
 expect "tables: paired fixture: ratio rows carry accel, kind, cpu, kernel, config" \
 	grep -q '^uml,hardware,ns,um,Intel(R) Xeon(R) CPU @ 2.20GHz,6.1.192,abc123,def456,fprog1,tcp22-payload,1,old/new,0.3345,' "$fx/ratios.csv"
 # paired-repeat: three REPEAT runs of the paired fixture's uml cells, every time

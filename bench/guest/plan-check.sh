@@ -81,18 +81,32 @@ for e in $engines; do
 	line=$(run_cell "$e" fprog1 tcp22-payload 1) || line=""
 	check "guest: engine $e reports jited=$want" sh -c "echo '$line' | grep -q ' jited=$want '"
 done
-# oldjit: "ld hatype; ret a" was left to the interpreter by 3.14's JIT
-# (and ends with 0 without skb->dev): it runs, says so, returns 0.
+# oldjit: which instructions the 3.14 JIT of this flavour left to the
+# interpreter (engines.conf fallback.FLAVOUR, else fallback): each probe
+# program falls back
+# (jited=0 fallback=1) exactly where the record says so, and returns what
+# sk_run_filter() returns.  Probes: OP EXPECTED-RESULT PROGRAM.
+#   hatype: "ld hatype; ret a", 0 without skb->dev
+#   mod:    "ld #7; mod #3; ret a", 1
 if grep -qx oldjit "$KNOBS/engines"; then
-	set_knob prog "{ 0x20, 0, 0, 0xfffff01c },
-{ 0x16, 0, 0, 0 },"
-	set_knob_file packet "$FILTERS/packets/tcp22-payload.hex"
-	set_knob engine oldjit
-	set_knob expect 0
-	set_knob skbs 1
-	if set_knob run 1; then line=$(cat "$KNOBS/result"); else line=""; fi
-	check "guest: oldjit falls back to sk_run_filter() for ld hatype ($line)" \
-		sh -c "echo '$line' | grep -q ' verdict=0 jited=0 .* fallback=1 '"
+	nojit=" $(engine_attr oldjit "fallback.$flavour" "$(engine_attr oldjit fallback)") "
+	while read -r op want prog; do
+		set_knob prog "$prog"
+		set_knob_file packet "$FILTERS/packets/tcp22-payload.hex"
+		set_knob engine oldjit
+		set_knob expect "$want"
+		set_knob skbs 1
+		if set_knob run 1; then line=$(cat "$KNOBS/result"); else line=""; fi
+		case $nojit in
+		*" $op "*) how="falls back to sk_run_filter()" pat=" verdict=$want jited=0 .* fallback=1 " ;;
+		*) how="compiles" pat=" verdict=$want jited=1 .* fallback=0 " ;;
+		esac
+		check "guest: oldjit $how for $op on $flavour ($line)" \
+			sh -c "echo '$line' | grep -q '$pat'"
+	done <<-EOF
+	hatype 0 { 0x20, 0, 0, 0xfffff01c }, { 0x16, 0, 0, 0 },
+	mod 1 { 0x00, 0, 0, 7 }, { 0x94, 0, 0, 3 }, { 0x16, 0, 0, 0 },
+	EOF
 fi
 
 # A wrong expected verdict fails the run and clears the result.

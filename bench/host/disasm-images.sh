@@ -31,6 +31,9 @@ for hex in "$dir"/image-*.hex; do
 		# the -m option is split off the tool on purpose
 		# shellcheck disable=SC2086
 		(cd "$dir" && $disasm -D -b binary "$(basename "$bin")") > "${hex%.hex}.dis"
+		name=$(basename "${hex%.hex}")
+		echo "[bench] JIT image ${name#image-}: $(wc -c < "$bin") bytes," \
+			"$(grep -c '^ *[0-9a-f]*:' "${hex%.hex}.dis") instructions listed in ${hex%.hex}.dis"
 	else
 		echo "(no JIT image: the engine did not compile the program)" > "${hex%.hex}.dis"
 	fi

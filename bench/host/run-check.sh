@@ -256,6 +256,21 @@ icount_run() {
 	t "icount: run $i paired ratios parse" sh -c "'$build/tools/mkratios' -a icount '$d/icount/paired.txt' > '$d/ratios.csv'"
 }
 
+# icount_arm_run N: icount-arm, the bench plan cut to the two ARM JITs
+# (3.14's classic one, engine oldjit, and 6.1's), no seccomp cells, no paired
+# rounds; the two runs are compared after the jobs.
+icount_arm_run() {
+	local i=$1 d=$build/check-icount-arm-$1
+	rm -rf "$d"
+	mkdir -p "$d/icount-arm"
+	printf 'run_id=check-arm-%s\nkernel=6.1\ndebian_version=check\nconfig_hash=check\nseries_hash=check\n' "$i" > "$d/run.txt"
+	accel_host_txt icount-arm > "$d/icount-arm/host.txt"
+	t "icount-arm: bench plan run $i (oldjit, jit)" env TIMEOUT=900 "$here/run-guest.sh" icount-arm bench "$d/icount-arm" \
+		"$(kernel_of icount-arm)" "$(initrd_of icount-arm)" bench.engines=oldjit,jit bench.samples=3 \
+		bench.sample_us=2000 bench.skbs=1,10000 bench.perf=0 bench.seccomp_calls=0 bench.paired=0
+	t "icount-arm: run $i results parse" sh -c "'$build/tools/mkcsv' '$d' > '$d/results.csv'"
+}
+
 # boots_run: make bench's runner on uml with BOOTS=3, shortened: the first
 # boot runs the bench plan, the others the paired plan, each with a seed of
 # its own, and the ratios come out over the boots.
@@ -299,7 +314,7 @@ for a in $accels; do job_list="$job_list check-$a"; done
 # build/debs/.
 # make compare on its two fixture patches (icount, uml; the patched
 # kernels built through the baseline's ccache hits).
-job_list="$job_list buildcheck perf32 icount-1 icount-2 badinput boots compare"
+job_list="$job_list buildcheck perf32 icount-1 icount-2 icount-arm-1 icount-arm-2 badinput boots compare"
 # job_s JOB: the seconds JOB took in a cold make check on 2 cores (the
 # boots: bench/accels.conf check_s; unknown: 60).  The pool starts the
 # longest first: it ends when its last job does.
@@ -311,6 +326,7 @@ job_s() {
 	buildcheck) s=45 ;;
 	perf32) s=50 ;;
 	badinput) s=32 ;;
+	icount-arm-*) s=10 ;;
 	icount-*) s=12 ;;
 	boots) s=60 ;;
 	compare) s=900 ;;
@@ -329,6 +345,7 @@ for j in $run_order; do
 	check-*) job "$j" check_guest "${j#check-}" ;;
 	buildcheck) job "$j" build_checks ;;
 	perf32) job "$j" "$here/tests-foreign-perf.sh" "$top" "$build" "$build/obj-x86_64" ;;
+	icount-arm-*) job "$j" icount_arm_run "${j#icount-arm-}" ;;
 	icount-*) job "$j" icount_run "${j#icount-}" ;;
 	boots) job "$j" boots_run ;;
 	compare) job "$j" "$here/tests-make-compare.sh" "$top" "$build" ;;
@@ -342,6 +359,12 @@ for j in $job_list; do collect_job "$j"; done
 stage "4/5 icount: the two runs' instruction counts must agree"
 t "icount: two runs agree within 1% on every cell" \
 	"$build/tools/cmpruns" "$build/check-icount-1/results.csv" "$build/check-icount-2/results.csv" 1
+t "icount-arm: two runs agree within 1% on every cell (3.14's ARM JIT and 6.1's)" \
+	"$build/tools/cmpruns" "$build/check-icount-arm-1/results.csv" "$build/check-icount-arm-2/results.csv" 1
+for c in fprog1,1 fprog1,10000 fprog2,1 fprog2,10000; do
+	t "icount-arm: oldjit ran compiled, ${c%,*} skbs=${c#*,} (jited=1)" sh -c \
+		"'$build/tools/csvget' '$build/check-icount-arm-1/results.csv' jited tag=bench engine=oldjit filter=${c%,*} skbs=${c#*,} | grep -qx 1"
+done
 # shellcheck disable=SC2016
 t "icount: the paired ratios of the two runs agree within 0.5% (counted, not timed)" \
 	awk -F, 'NR == FNR { r[FNR] = $6; n = FNR; next }
