@@ -56,15 +56,29 @@ static struct engine {
 static int nengines;
 static const char *const spare_colours[] = { "#9467bd", "#8c564b", "#e377c2" };
 
-/* The four cells of the 2014 table. */
-static const struct {
-	const char *filter, *skbs, *tic;
-} cells[4] = {
-	{ "fprog1", "1", "fprog #1\\ncache-hit (1 skb)" },
-	{ "fprog1", "10000", "fprog #1\\ncache-miss (10000 skbs)" },
-	{ "fprog2", "1", "fprog #2\\ncache-hit (1 skb)" },
-	{ "fprog2", "10000", "fprog #2\\ncache-miss (10000 skbs)" },
-};
+/* The columns: the cell records of engines.conf, in order. */
+#define MAX_CELLS REG_MAX
+
+static int ncells(void)
+{
+	return reg_cells()->n;
+}
+
+static const char *cell_get(int c, const char *key)
+{
+	return reg_get(&reg_cells()->rec[c], key);
+}
+
+/* An x tic: "fprog #1\ncache-hit (1 skb)" */
+static const char *cell_tic(int c)
+{
+	static char buf[160];
+	const char *skbs = cell_get(c, "skbs");
+
+	snprintf(buf, sizeof(buf), "%s\\n%s (%s skb%s)", cell_get(c, "head"),
+		 cell_get(c, "sub"), skbs, strcmp(skbs, "1") ? "s" : "");
+	return buf;
+}
 
 
 struct accel {
@@ -258,9 +272,9 @@ static void xtics(FILE *gp)
 	int c;
 
 	fprintf(gp, "set xtics (");
-	for (c = 0; c < 4; c++)
-		fprintf(gp, "%s\"%s\" %d", c ? ", " : "", cells[c].tic, c + 1);
-	fprintf(gp, ")\nset xrange [0.5:4.5]\n");
+	for (c = 0; c < ncells(); c++)
+		fprintf(gp, "%s\"%s\" %d", c ? ", " : "", cell_tic(c), c + 1);
+	fprintf(gp, ")\nset xrange [0.5:%d.5]\n", ncells());
 }
 
 static void series_names(FILE *gp, int n, const char *const *names,
@@ -316,9 +330,9 @@ static void bars(const struct accel *a)
 
 	for (e = 0; e < nengines; e++) {
 		present[e] = 0;
-		for (c = 0; c < 4; c++)
+		for (c = 0; c < ncells(); c++)
 			present[e] |= !!find(a->name, engines[e].name,
-					     cells[c].filter, cells[c].skbs);
+					     cell_get(c, "filter"), cell_get(c, "skbs"));
 		if (present[e]) {
 			names[n] = engines[e].label;
 			colours[n++] = engines[e].colour;
@@ -336,9 +350,9 @@ static void bars(const struct accel *a)
 		if (!present[e])
 			continue;
 		fprintf(dat, "# %s\n", engines[e].name);
-		for (c = 0; c < 4; c++) {
+		for (c = 0; c < ncells(); c++) {
 			const struct csv_row *r = find(a->name, engines[e].name,
-						       cells[c].filter, cells[c].skbs);
+						       cell_get(c, "filter"), cell_get(c, "skbs"));
 
 			if (!r)
 				continue;
@@ -386,8 +400,8 @@ static int ratio(const char *accel, const char *num_e, const char *den_e,
 	snprintf(pair, sizeof(pair), "%s/%s", num_e, den_e);
 	values[0] = accel;
 	values[1] = pair;
-	values[2] = cells[c].filter;
-	values[3] = cells[c].skbs;
+	values[2] = cell_get(c, "filter");
+	values[3] = cell_get(c, "skbs");
 	r = csv_find(run.has_ratios ? &run.ratios : NULL, keys, values);
 	if (r) {
 		*v = *lo = *hi = atof(csv_get(&run.ratios, r, "ratio"));
@@ -397,8 +411,8 @@ static int ratio(const char *accel, const char *num_e, const char *den_e,
 		}
 		return 2;
 	}
-	a = find(accel, num_e, cells[c].filter, cells[c].skbs);
-	b = find(accel, den_e, cells[c].filter, cells[c].skbs);
+	a = find(accel, num_e, cell_get(c, "filter"), cell_get(c, "skbs"));
+	b = find(accel, den_e, cell_get(c, "filter"), cell_get(c, "skbs"));
 	if (!a || !b || !(num(b, "median") > 0))
 		return 0;
 	*v = *lo = *hi = num(a, "median") / num(b, "median");
@@ -406,15 +420,15 @@ static int ratio(const char *accel, const char *num_e, const char *den_e,
 }
 
 /* Ratio bars: series S of NS, values V[S][C] (NAN = none), CI LO..HI. */
-static void ratio_dat(const char *stem, int ns, double v[][4], double lo[][4],
-		      double hi[][4])
+static void ratio_dat(const char *stem, int ns, double v[][MAX_CELLS],
+		      double lo[][MAX_CELLS], double hi[][MAX_CELLS])
 {
 	FILE *dat = out_open(stem, "dat");
 	int s, c;
 
 	fprintf(dat, "# %s: x ratio lo hi width\n", stem);
 	for (s = 0; s < ns; s++) {
-		for (c = 0; c < 4; c++)
+		for (c = 0; c < ncells(); c++)
 			if (!isnan(v[s][c]))
 				fprintf(dat, "%.4f %.3f %.3f %.3f %.4f\n",
 					bar_x(c, s, ns), v[s][c], lo[s][c],
@@ -472,14 +486,15 @@ static int ratio_engines(const struct reg_rec *rec, char *num_e, char *den_e,
 }
 
 /* The 2014 figures of ratio @rec for @flavour as numbers ("2.9x" is 2.9). */
-static int ratio_ref(const struct reg_rec *rec, const char *flavour, double v[4])
+static int ratio_ref(const struct reg_rec *rec, const char *flavour,
+		     double v[MAX_CELLS])
 {
-	char w[4][32];
+	char w[MAX_CELLS][32];
 	int c;
 
-	if (reg_ref(rec, "ref2014", flavour, w, 4) != 4)
+	if (reg_ref(rec, "ref2014", flavour, w, MAX_CELLS) != ncells())
 		return 0;
-	for (c = 0; c < 4; c++)
+	for (c = 0; c < ncells(); c++)
 		v[c] = atof(w[c]);
 	return 1;
 }
@@ -512,7 +527,8 @@ static void ratios(const struct accel *a)
 	static char labels[2 * REG_MAX][160];
 	const struct reg *rr = reg_ratios();
 	const char *names[2 * REG_MAX], *colours[2 * REG_MAX];
-	double v[2 * REG_MAX][4], lo[2 * REG_MAX][4], hi[2 * REG_MAX][4];
+	static double v[2 * REG_MAX][MAX_CELLS], lo[2 * REG_MAX][MAX_CELLS],
+		      hi[2 * REG_MAX][MAX_CELLS];
 	char stem[128], d[512], t[2048], num_e[64], den_e[64];
 	int c, p, n = 0, any, kind, paired = 0, medians = 0;
 
@@ -521,7 +537,7 @@ static void ratios(const struct accel *a)
 
 		if (!ratio_engines(rec, num_e, den_e, sizeof(num_e)))
 			continue;
-		for (c = 0, any = 0; c < 4; c++) {
+		for (c = 0, any = 0; c < ncells(); c++) {
 			kind = ratio(a->name, num_e, den_e, c, &v[n][c],
 				     &lo[n][c], &hi[n][c]);
 			if (kind)
@@ -580,9 +596,9 @@ static void ratios_all(void)
 	char (*labels)[128] = calloc(naccels + 1, sizeof(*labels));
 	const char **names = calloc(naccels + 1, sizeof(*names));
 	const char **colours = calloc(naccels + 1, sizeof(*colours));
-	double (*v)[4] = calloc(naccels + 1, sizeof(*v));
-	double (*lo)[4] = calloc(naccels + 1, sizeof(*lo));
-	double (*hi)[4] = calloc(naccels + 1, sizeof(*hi));
+	double (*v)[MAX_CELLS] = calloc(naccels + 1, sizeof(*v));
+	double (*lo)[MAX_CELLS] = calloc(naccels + 1, sizeof(*lo));
+	double (*hi)[MAX_CELLS] = calloc(naccels + 1, sizeof(*hi));
 	const struct reg_rec *rec = NULL;
 	char t[2048], num_e[64], den_e[64];
 	int a, c, n = 0, emulated = 0, kind, paired = 0;
@@ -598,7 +614,7 @@ static void ratios_all(void)
 	for (a = 0; a < naccels; a++) {
 		int any = 0;
 
-		for (c = 0; c < 4; c++) {
+		for (c = 0; c < ncells(); c++) {
 			kind = ratio(accels[a].name, num_e, den_e, c, &v[n][c],
 				     &lo[n][c], &hi[n][c]);
 			if (!kind)
@@ -830,7 +846,7 @@ static void find_accels(void)
 
 int main(int argc, char **argv)
 {
-	int a, i;
+	int a, c, i, k;
 
 	if (argc != 3 && argc != 4) {
 		fprintf(stderr, "usage: csv2dat RESULTS.csv OUTDIR [RATIOS.csv]\n");
@@ -854,8 +870,14 @@ int main(int argc, char **argv)
 	for (a = 0; a < naccels; a++) {
 		bars(&accels[a]);
 		ratios(&accels[a]);
-		sweep(&accels[a], "fprog1");
-		sweep(&accels[a], "fprog2");
+		/* each filter of the cells once, in cell order */
+		for (c = 0; c < ncells(); c++) {
+			for (k = 0; k < c; k++)
+				if (!strcmp(cell_get(k, "filter"), cell_get(c, "filter")))
+					break;
+			if (k == c)
+				sweep(&accels[a], cell_get(c, "filter"));
+		}
 		seccomp_bars(&accels[a]);
 	}
 	ratios_all();

@@ -110,24 +110,27 @@ static const char *significance(const struct csv_row *a, const struct csv_row *b
 	return ahi < blo || bhi < alo ? "*" : "~";
 }
 
-static const char *colhead[4][2] = {
-	{ "fprog #1", "cache-hit" }, { "fprog #1", "cache-miss" },
-	{ "fprog #2", "cache-hit" }, { "fprog #2", "cache-miss" },
-};
+/* The table's columns: the cell records of engines.conf, in order. */
+static int ncells(void)
+{
+	return reg_cells()->n;
+}
 
-static const char *colfilter[4] = { "fprog1", "fprog1", "fprog2", "fprog2" };
-static const char *colskbs[4] = { "1", "10000", "1", "10000" };
+static const char *cell_get(int c, const char *key)
+{
+	return reg_get(&reg_cells()->rec[c], key);
+}
 
 static void header(int width)
 {
 	int c;
 
 	printf("%-14s", "");
-	for (c = 0; c < 4; c++)
-		printf(" %*s", width, colhead[c][0]);
+	for (c = 0; c < ncells(); c++)
+		printf(" %*s", width, cell_get(c, "head"));
 	printf("\n%-14s", "");
-	for (c = 0; c < 4; c++)
-		printf(" %*s", width, colhead[c][1]);
+	for (c = 0; c < ncells(); c++)
+		printf(" %*s", width, cell_get(c, "sub"));
 	printf("\n");
 }
 
@@ -178,16 +181,16 @@ static void paired_table(const char *accel, const char *kind)
 	for (i = 0; i < reg_ratios()->n; i++) {
 		const char *pair = reg_ratios()->rec[i].name;
 
-		for (c = 0; c < 4; c++)
-			if (rfind(accel, pair, colfilter[c], colskbs[c]))
+		for (c = 0; c < ncells(); c++)
+			if (rfind(accel, pair, cell_get(c, "filter"), cell_get(c, "skbs")))
 				break;
-		if (c == 4)
+		if (c == ncells())
 			continue;
 		if (!any++) {
 			const struct csv_row *r0 = NULL;
 
-			for (c = 0; c < 4 && !r0; c++)
-				r0 = rfind(accel, pair, colfilter[c], colskbs[c]);
+			for (c = 0; c < ncells() && !r0; c++)
+				r0 = rfind(accel, pair, cell_get(c, "filter"), cell_get(c, "skbs"));
 			over = csv_has(&run.ratios, "ci_over") ? rget(r0, "ci_over") : "rounds";
 			boots = csv_has(&run.ratios, "boots") ? rget(r0, "boots") : "1";
 			if (!strcmp(over, "boots"))
@@ -203,8 +206,8 @@ static void paired_table(const char *accel, const char *kind)
 			header(20);
 		}
 		printf("%-14s", pair);
-		for (c = 0; c < 4; c++) {
-			const struct csv_row *r = rfind(accel, pair, colfilter[c], colskbs[c]);
+		for (c = 0; c < ncells(); c++) {
+			const struct csv_row *r = rfind(accel, pair, cell_get(c, "filter"), cell_get(c, "skbs"));
 
 			ratio_text(buf, sizeof(buf), r);
 			printf(" %20s", buf);
@@ -252,21 +255,21 @@ static void absolute_table(const char *accel)
 	int c, any = 0;
 
 	for (e = 0; e < NENGINES; e++) {
-		for (c = 0; c < 4; c++)
-			if (afind(accel, engines[e].engine, colfilter[c], colskbs[c]))
+		for (c = 0; c < ncells(); c++)
+			if (afind(accel, engines[e].engine, cell_get(c, "filter"), cell_get(c, "skbs")))
 				break;
-		if (c == 4)
+		if (c == ncells())
 			continue;
 		if (!any++) {
-			r = afind(accel, engines[e].engine, colfilter[c], colskbs[c]);
+			r = afind(accel, engines[e].engine, cell_get(c, "filter"), cell_get(c, "skbs"));
 			printf("per call in the paired rounds over %s boots (%s; per boot the median of\n"
 			       "its rounds, their geometric mean with its 95%% CI over boots):\n",
 			       csv_get(&run.absolute, r, "boots"), csv_get(&run.absolute, r, "unit"));
 			header(20);
 		}
 		printf("%-14s", engines[e].label);
-		for (c = 0; c < 4; c++) {
-			r = afind(accel, engines[e].engine, colfilter[c], colskbs[c]);
+		for (c = 0; c < ncells(); c++) {
+			r = afind(accel, engines[e].engine, cell_get(c, "filter"), cell_get(c, "skbs"));
 			if (!r)
 				snprintf(buf, sizeof(buf), "-");
 			else if (*csv_get(&run.absolute, r, "ci_lo"))
@@ -324,26 +327,26 @@ static void ratio_line(const char *accel, const char *flavour,
 		       const struct reg_rec *rec)
 {
 	const char *label = rec->name, *slash = strchr(label, '/');
-	char num[64], den[64], ref[4][32];
-	int c, any = 0, nref = reg_ref(rec, "ref2014", flavour, ref, 4);
+	char num[64], den[64], ref[REG_MAX][32];
+	int c, any = 0, nref = reg_ref(rec, "ref2014", flavour, ref, REG_MAX);
 
 	if (!slash)
 		return;
 	snprintf(num, sizeof(num), "%.*s", (int)(slash - label), label);
 	snprintf(den, sizeof(den), "%s", slash + 1);
 
-	for (c = 0; c < 4; c++)
-		any |= find(accel, "bench", num, colfilter[c], colskbs[c]) &&
-		       find(accel, "bench", den, colfilter[c], colskbs[c]);
+	for (c = 0; c < ncells(); c++)
+		any |= find(accel, "bench", num, cell_get(c, "filter"), cell_get(c, "skbs")) &&
+		       find(accel, "bench", den, cell_get(c, "filter"), cell_get(c, "skbs"));
 	if (!any)
 		return;
 	if (!ratio_head++)
 		printf("ratios of the medians above (the paired ratios, where shown below, are\n"
 		       "the ones to quote):\n");
 	printf("%-14s", label);
-	for (c = 0; c < 4; c++) {
-		const struct csv_row *a = find(accel, "bench", num, colfilter[c], colskbs[c]);
-		const struct csv_row *b = find(accel, "bench", den, colfilter[c], colskbs[c]);
+	for (c = 0; c < ncells(); c++) {
+		const struct csv_row *a = find(accel, "bench", num, cell_get(c, "filter"), cell_get(c, "skbs"));
+		const struct csv_row *b = find(accel, "bench", den, cell_get(c, "filter"), cell_get(c, "skbs"));
 		char buf[32] = "-";
 
 		if (a && b && median(b) > 0) {
@@ -355,9 +358,9 @@ static void ratio_line(const char *accel, const char *flavour,
 		}
 		printf(" %10s", buf);
 	}
-	if (nref == 4) {
+	if (nref == ncells()) {
 		printf("   (2014:");
-		for (c = 0; c < 4; c++)
+		for (c = 0; c < ncells(); c++)
 			printf(" %s", ref[c]);
 		printf(")");
 	}
@@ -369,8 +372,8 @@ static int measured(const char *accel, const char *engine)
 {
 	int c, have = 0;
 
-	for (c = 0; c < 4; c++)
-		have |= !!find(accel, "bench", engine, colfilter[c], colskbs[c]);
+	for (c = 0; c < ncells(); c++)
+		have |= !!find(accel, "bench", engine, cell_get(c, "filter"), cell_get(c, "skbs"));
 	return have;
 }
 
@@ -383,9 +386,9 @@ static void ci_table(const char *accel)
 	int c;
 
 	for (e = 0; e < NENGINES && !level; e++)
-		for (c = 0; c < 4 && !level; c++) {
+		for (c = 0; c < ncells() && !level; c++) {
 			const struct csv_row *r = find(accel, "bench", engines[e].engine,
-						   colfilter[c], colskbs[c]);
+						   cell_get(c, "filter"), cell_get(c, "skbs"));
 
 			if (ci(r, &lo, &hi))
 				level = r;
@@ -403,9 +406,9 @@ static void ci_table(const char *accel)
 		if (!have)
 			continue;
 		printf("%-14s", engines[e].label);
-		for (c = 0; c < 4; c++) {
+		for (c = 0; c < ncells(); c++) {
 			const struct csv_row *r = find(accel, "bench", engines[e].engine,
-						   colfilter[c], colskbs[c]);
+						   cell_get(c, "filter"), cell_get(c, "skbs"));
 			char buf[40] = "-";
 
 			if (ci(r, &lo, &hi))
@@ -480,9 +483,9 @@ static void table(const char *accel, const char *what)
 		if (!have)
 			continue;
 		printf("%-14s", engines[e].label);
-		for (c = 0; c < 4; c++) {
+		for (c = 0; c < ncells(); c++) {
 			const struct csv_row *r = find(accel, "bench", engines[e].engine,
-						   colfilter[c], colskbs[c]);
+						   cell_get(c, "filter"), cell_get(c, "skbs"));
 			char buf[32] = "n/a";
 
 			if (r)
@@ -536,45 +539,64 @@ static const char *cell_head(const char *cell)
  */
 static void decomposition(const char *accel)
 {
-	static const char *const f[2] = { "fprog1", "fprog2" };
+	/* the columns: the cells of the first split record (engines.conf) */
+	const struct reg_rec *sp0 = reg_splits()->n ? &reg_splits()->rec[0] : NULL;
+	const struct reg_rec *cell[REG_MAX];
+	char names[REG_MAX][32];
 	const struct csv_row *o;
 	char ob[48], db[48];
+	int c, i, nc = 0, any = 0;
 	size_t e;
-	int c, i, any = 0;
 
-	if (!csv_has(&run.results, "vm_insns"))
+	if (!csv_has(&run.results, "vm_insns") || !sp0)
 		return;
+	nc = reg_words(sp0, "cells", names, REG_MAX);
+	for (c = 0; c < nc; c++) {
+		cell[c] = reg_find(reg_cells(), names[c], 0);
+		if (!cell[c]) {
+			fprintf(stderr, "mktable: split %s names cell %s, which engines.conf has no record of\n",
+				sp0->name, names[c]);
+			exit(1);
+		}
+	}
 	for (e = 0; e < NENGINES; e++)
-		for (c = 0; c < 2; c++) {
-			o = find(accel, "bench", engines[e].engine, f[c], "1");
+		for (c = 0; c < nc; c++) {
+			o = find(accel, "bench", engines[e].engine, reg_get(cell[c], "filter"),
+				 reg_get(cell[c], "skbs"));
 			if (o && *get(o, "vm_insns"))
 				any = 1;
 		}
 	if (!any)
 		return;
-	o = find(accel, "bench", "old", "fprog1", "1");
+	for (o = NULL, e = 0; e < NENGINES && !o; e++)
+		o = find(accel, "bench", engines[e].engine, reg_get(cell[0], "filter"),
+			 reg_get(cell[0], "skbs"));
 	printf("decomposition, accel=%s, cache-hit (%s per call; vm insns: VM\n"
 	       "instructions one call executes: classic for the 3.14 engines, eBPF for 6.1's):\n",
 	       accel, o ? get(o, "unit") : "-");
-	printf("%-14s %28s %28s\n", "", "fprog #1", "fprog #2");
 	printf("%-14s", "");
-	for (c = 0; c < 2; c++)
+	for (c = 0; c < nc; c++)
+		printf(" %28s", reg_get(cell[c], "head"));
+	printf("\n%-14s", "");
+	for (c = 0; c < nc; c++)
 		printf(" %9s %8s %9s", "per call", "vm insns", "per insn");
 	printf("\n");
 	for (e = 0; e < NENGINES; e++) {
 		int have = 0;
 
-		for (c = 0; c < 2; c++) {
-			o = find(accel, "bench", engines[e].engine, f[c], "1");
+		for (c = 0; c < nc; c++) {
+			o = find(accel, "bench", engines[e].engine, reg_get(cell[c], "filter"),
+				 reg_get(cell[c], "skbs"));
 			have |= o && *get(o, "vm_insns");
 		}
 		if (!have)
 			continue;
 		printf("%-14s", engines[e].label);
-		for (c = 0; c < 2; c++) {
+		for (c = 0; c < nc; c++) {
 			double vm;
 
-			o = find(accel, "bench", engines[e].engine, f[c], "1");
+			o = find(accel, "bench", engines[e].engine, reg_get(cell[c], "filter"),
+				 reg_get(cell[c], "skbs"));
 			vm = o ? atof(get(o, "vm_insns")) : 0;
 			if (o && vm > 0)
 				printf(" %9.1f %8.0f %9.2f", median(o), vm,
@@ -632,7 +654,7 @@ static int arch_in_run(const char *arch)
 static void reference(void)
 {
 	struct reg *r = reg_engines(), *q = reg_ratios();
-	char arches[8][40], key[400], v[4][32];
+	char arches[REG_MAX][40], key[400], v[REG_MAX][32];
 	int narch = 0, a, i, k, c;
 
 	for (i = 0; i < r->n; i++)
@@ -644,21 +666,21 @@ static void reference(void)
 			for (a = 0; a < narch; a++)
 				if (!strcmp(arches[a], arch + 8))
 					break;
-			if (a == narch && narch < 8 && arch_in_run(arch + 8))
+			if (a == narch && narch < REG_MAX && arch_in_run(arch + 8))
 				snprintf(arches[narch++], sizeof(arches[0]), "%s", arch + 8);
 		}
 	for (a = 0; a < narch; a++) {
-		snprintf(key, sizeof(key), "ref2014.%s", arches[a]);
+		snprintf(key, sizeof(key), "ref2014.%.39s", arches[a]);
 		printf("--%s-- 2014, commit bd4cf0ed331a (hardware, ns per call)\n",
 		       arches[a]);
 		header(10);
 		for (i = 0; i < r->n + q->n; i++) {
 			const struct reg_rec *rec = i < r->n ? &r->rec[i] : &q->rec[i - r->n];
 
-			if (reg_words(rec, key, v, 4) != 4)
+			if (reg_words(rec, key, v, REG_MAX) != ncells())
 				continue;
 			printf("%-14s", i < r->n ? engine_label(rec->name) : rec->name);
-			for (c = 0; c < 4; c++)
+			for (c = 0; c < ncells(); c++)
 				printf(" %10s", v[c]);
 			printf("\n");
 		}
@@ -819,7 +841,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: mktable RESULTS.csv [RATIOS.csv [ABSOLUTE.csv]]\n");
 		return 2;
 	}
-	run_open(&run, argv[1], argc >= 3 ? argv[2] : NULL, argc == 4 ? argv[3] : NULL);
+	run_open(&run, argv[1], argc >= 3 ? argv[2] : NULL, argc == ncells() ? argv[3] : NULL);
 	/* claims.csv and decomposition.csv of results/mkclaims, beside it */
 	slash = strrchr(argv[1], '/');
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - argv[1]) : 1,
