@@ -116,9 +116,9 @@ $(TOOLS)/knob: bench/guest/knob.c
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -static -o $@ $<
 
-$(TOOLS)/knobfuzz: bench/guest/knobfuzz.c
+$(TOOLS)/knobfuzz: bench/guest/knobfuzz.c results/registry.c results/registry.h
 	@mkdir -p $(TOOLS)
-	$(CC) $(HOSTCFLAGS) -static -o $@ $<
+	$(CC) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< results/registry.c
 
 $(TOOLS)/mkcsv: results/mkcsv.c results/stats.c results/stats.h
 	@mkdir -p $(TOOLS)
@@ -175,9 +175,9 @@ $(BUILD)/tools-%/knob: bench/guest/knob.c | deps-cross
 	@mkdir -p $(@D)
 	$(GUESTCC_$*) $(HOSTCFLAGS) -static -o $@ $<
 
-$(BUILD)/tools-%/knobfuzz: bench/guest/knobfuzz.c | deps-cross
+$(BUILD)/tools-%/knobfuzz: bench/guest/knobfuzz.c results/registry.c results/registry.h | deps-cross
 	@mkdir -p $(@D)
-	$(GUESTCC_$*) $(HOSTCFLAGS) -static -o $@ $<
+	$(GUESTCC_$*) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< results/registry.c
 
 $(BUILD)/tools-%/seccomp-bench: bench/guest/seccomp-bench.c | deps-cross
 	@mkdir -p $(@D)

@@ -53,6 +53,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../results/registry.h"
+
 #define KNOBS		"/sys/kernel/debug/bpf_bench"
 #define MODNAME		"bpf_bench"
 #define MAXINSNS	4096
@@ -97,11 +99,29 @@ static const struct knob defs[] = {
 	{ "run_rounds", K_RUN_ROUNDS, 0, 0, 64, 1, 0 },
 };
 
-/* Every engine the module knows, built in or not (bench_engines[]). */
-static const char *const all_engines[] = {
-	"baseline", "old", "new", "jit", "oldjit", "new2014",
-};
-#define NR_ALL_ENGINES (sizeof(all_engines) / sizeof(all_engines[0]))
+/*
+ * Every engine the module knows, built in or not (its bench_engines[]):
+ * the engine records of the registry (the guest's /bench/engines.conf; on
+ * the host the clone's, or ENGINES_CONF), which list the same engines.
+ */
+static const char *all_engines[REG_MAX];
+static size_t nr_all_engines;
+
+static void load_engines(void)
+{
+	const struct reg *r = reg_engines();
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		all_engines[nr_all_engines++] = r->rec[i].name;
+	if (!nr_all_engines) {
+		fprintf(stderr, "knobfuzz: the registry has no engine records\n");
+		exit(2);
+	}
+}
+
+/* Mark engine @name built (the self-tests' module). */
+static void set_built(const char *name);
 
 /* Counters, one slot per process, in shared memory. */
 struct counts {
@@ -116,7 +136,7 @@ static struct counts *shared;	/* [MAXPROCS + 1] */
 static struct counts *cnt;	/* this process's slot */
 static struct knob knobs[MAXKNOBS];
 static int nknobs;
-static char built[NR_ALL_ENGINES];	/* from the engines knob */
+static char built[REG_MAX];	/* from the engines knob */
 static char *progs[MAXCORPUS], *packets[MAXCORPUS];
 static int nprogs, npackets;
 static uint64_t rng;
@@ -258,10 +278,19 @@ static int engine_lookup(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < NR_ALL_ENGINES; i++)
+	for (i = 0; i < nr_all_engines; i++)
 		if (!strcmp(name, all_engines[i]))
 			return built[i] ? (int)i : -EOPNOTSUPP;
 	return -EINVAL;
+}
+
+static void set_built(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nr_all_engines; i++)
+		if (!strcmp(name, all_engines[i]))
+			built[i] = 1;
 }
 
 static int model_engine(char *buf, char *canon)
@@ -276,7 +305,7 @@ static int model_engine(char *buf, char *canon)
 
 static int model_round_engines(char *buf, char *canon)
 {
-	int idx[NR_ALL_ENGINES], n = 0, e, j;
+	int idx[REG_MAX], n = 0, e, j;
 	char *p = kstrim(buf), *tok;
 
 	while (p) {
@@ -756,7 +785,7 @@ static void gen_engine(struct payload *p, int list)
 		"OLD", "ol", "old,", "new2", "jit jit", "", ",", "base line",
 		"baseline\n\n", "nosuch", "old,old", ",old", "old,,new",
 	};
-	size_t n, i, j, pick[NR_ALL_ENGINES], t;
+	size_t n, i, j, pick[REG_MAX] = { 0 }, t;
 
 	if (!rndn(5)) {
 		puts_(p, odd[rndn(sizeof(odd) / sizeof(odd[0]))]);
@@ -769,20 +798,20 @@ static void gen_engine(struct payload *p, int list)
 	if (!list) {
 		if (rndn(3) == 0)
 			put_space(p);
-		puts_(p, all_engines[rndn(NR_ALL_ENGINES)]);
+		puts_(p, all_engines[rndn(nr_all_engines)]);
 		if (rndn(3) == 0)
 			put_space(p);
 		return;
 	}
-	for (i = 0; i < NR_ALL_ENGINES; i++)
+	for (i = 0; i < nr_all_engines; i++)
 		pick[i] = i;
-	for (i = NR_ALL_ENGINES - 1; i; i--) {
+	for (i = nr_all_engines - 1; i; i--) {
 		j = rndn(i + 1);
 		t = pick[i];
 		pick[i] = pick[j];
 		pick[j] = t;
 	}
-	n = 1 + rndn(NR_ALL_ENGINES);
+	n = 1 + rndn(nr_all_engines);
 	for (i = 0; i < n; i++) {
 		if (i)
 			puts_(p, ",");
@@ -1197,7 +1226,7 @@ static void read_engines(void)
 	if (read_knob("engines", buf, sizeof(buf)) < 0)
 		die("cannot read the engines knob");
 	while ((line = strsep(&p, "\n")))
-		for (i = 0; i < NR_ALL_ENGINES; i++)
+		for (i = 0; i < nr_all_engines; i++)
 			if (!strcmp(line, all_engines[i]))
 				built[i] = 1;
 }
@@ -1674,7 +1703,9 @@ static int selftest(void)
 	const struct knob *k;
 
 	memset(built, 0, sizeof(built));
-	built[0] = built[1] = built[2] = 1;	/* baseline, old, new */
+	set_built("baseline");
+	set_built("old");
+	set_built("new");
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		k = &ro;
 		for (j = 0; j < sizeof(defs) / sizeof(defs[0]); j++)
@@ -1725,6 +1756,7 @@ int main(int argc, char **argv)
 	struct counts tot = { 0 };
 	int status;
 
+	load_engines();
 	while ((opt = getopt(argc, argv, "s:n:j:c:m:f:TX")) != -1) {
 		switch (opt) {
 		case 'T':

@@ -118,7 +118,7 @@ host_tests() {
 	{
 		"$top/bench/guest/tests.sh" "$build/tools" || true
 		# knobfuzz's model of the module's parsers, against the documented errors
-		"$build/tools/knobfuzz" -T || true
+		ENGINES_CONF="$top/bench/engines.conf" "$build/tools/knobfuzz" -T || true
 		"$top/results/tests.sh" "$build/tools" || true
 		"$top/results/tests-cover.sh" "$build/tools" || true
 		"$top/results/tests-paired.sh" "$build/tools" || true
