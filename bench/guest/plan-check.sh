@@ -83,15 +83,16 @@ for e in $engines; do
 done
 # oldjit: which instructions the 3.14 JIT of this flavour left to the
 # interpreter (engines.conf fallback.FLAVOUR, else fallback): each probe
-# program falls back
-# (jited=0 fallback=1) exactly where the record says so, and returns what
-# sk_run_filter() returns.  Probes: OP EXPECTED-RESULT PROGRAM.
+# program falls back (jited=0 fallback=1) exactly where the record says
+# so, and returns what sk_run_filter() returns.  Probes: OP EXPECTED-RESULT PROGRAM (";" between
+# instructions).
 #   hatype: "ld hatype; ret a", 0 without skb->dev
 #   mod:    "ld #7; mod #3; ret a", 1
 if grep -qx oldjit "$KNOBS/engines"; then
 	nojit=" $(engine_attr oldjit "fallback.$flavour" "$(engine_attr oldjit fallback)") "
 	while read -r op want prog; do
-		set_knob prog "$prog"
+		# one instruction a line, as the prog knob takes them
+		set_knob prog "$(echo "$prog" | tr ';' '\n')"
 		set_knob_file packet "$FILTERS/packets/tcp22-payload.hex"
 		set_knob engine oldjit
 		set_knob expect "$want"
@@ -104,8 +105,8 @@ if grep -qx oldjit "$KNOBS/engines"; then
 		check "guest: oldjit $how for $op on $flavour ($line)" \
 			sh -c "echo '$line' | grep -q '$pat'"
 	done <<-EOF
-	hatype 0 { 0x20, 0, 0, 0xfffff01c }, { 0x16, 0, 0, 0 },
-	mod 1 { 0x00, 0, 0, 7 }, { 0x94, 0, 0, 3 }, { 0x16, 0, 0, 0 },
+	hatype 0 { 0x20, 0, 0, 0xfffff01c },;{ 0x16, 0, 0, 0 },
+	mod 1 { 0x00, 0, 0, 7 },;{ 0x94, 0, 0, 3 },;{ 0x16, 0, 0, 0 },
 	EOF
 fi
 
