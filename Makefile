@@ -73,7 +73,7 @@ export CCACHE_NOHASHDIR := 1
 export CCACHE_DEPEND := 1
 
 .PHONY: all bench bench-input compare compare-input tables check fuzz deps-bench deps-check deps-cross tree kernel module tools filters \
-	initramfs export-patches reset-tree clean plots cover-letter readme-results testbpf \
+	initramfs export-patches reset-tree clean plots cover-letter readme-results testbpf model-tools \
 	$(foreach f,$(FLAVOURS),kernel-$(f) module-$(f) initramfs-$(f))
 
 all: initramfs
@@ -157,6 +157,25 @@ tools: deps-bench $(TOOLS)/knob $(TOOLS)/mkcsv $(TOOLS)/mktable $(TOOLS)/cmpruns
 	$(TOOLS)/crosscheck $(TOOLS)/mkcover $(TOOLS)/csv2dat $(TOOLS)/seccomp-bench \
 	$(TOOLS)/bpfdiff $(TOOLS)/control $(TOOLS)/mkratios $(TOOLS)/knobfuzz $(TOOLS)/simboots \
 	$(TOOLS)/mkclaims $(TOOLS)/csvget $(TOOLS)/mkcompare
+
+# The branch and cache model (docs/model.md): the QEMU plugin, checked
+# against the installed QEMUs' exports, and its validation programs
+# (bench/plugin/tests.sh, run by make check).
+$(TOOLS)/bpfmodel.so: bench/plugin/bpfmodel.c bench/plugin/qemu-plugin-api.h bench/plugin/check-qemu.sh
+	@mkdir -p $(TOOLS)
+	$(CC) $(HOSTCFLAGS) -shared -fPIC -fvisibility=hidden -o $@.tmp $<
+	@$(TOP)/bench/plugin/check-qemu.sh $@.tmp qemu-system-x86_64 qemu-system-arm
+	@mv $@.tmp $@
+
+$(TOOLS)/modelcheck: bench/plugin/modelcheck.c
+	@mkdir -p $(TOOLS)
+	$(CC) $(HOSTCFLAGS) -static -no-pie -o $@ $<
+
+$(BUILD)/tools-arm/modelcheck: bench/plugin/modelcheck.c | deps-cross
+	@mkdir -p $(@D)
+	$(GUESTCC_arm) $(HOSTCFLAGS) -static -o $@ $<
+
+model-tools: $(TOOLS)/bpfmodel.so $(TOOLS)/modelcheck $(BUILD)/tools-arm/modelcheck
 
 # make bench regenerates and compares the x86_64 seccomp filters only (no
 # cross toolchain needed); make check (filters/seccomp check) all three archs.

@@ -106,6 +106,13 @@ collect_job() {
 
 stage "1/5 host tests: shell scripts, filters, result formatting (the filters here, the rest beside stage 2)"
 make -s tools > "$out" 2>&1 || { cat "$out"; fail "host: build tools"; summary; }
+# the branch and cache model's plugin and validation programs (arm: cross)
+if make -s model-tools > "$out" 2>&1; then
+	pass "host: build the QEMU plugin bpfmodel.so (its qemu_plugin_* calls exported by qemu-system-x86_64 and -arm) and modelcheck"
+else
+	cat "$out"
+	fail "host: build the QEMU plugin bpfmodel.so and modelcheck"
+fi
 # host_tests: the host tests that read only the committed files, the host
 # tools and scratch directories of their own; a job beside the build (its
 # lines are collected before stage 3).
@@ -119,6 +126,8 @@ host_tests() {
 		"$top/bench/guest/tests.sh" "$build/tools" || true
 		# knobfuzz's model of the module's parsers, against the documented errors
 		ENGINES_CONF="$top/bench/engines.conf" "$build/tools/knobfuzz" -T || true
+		"$top/bench/plugin/tests.sh" "$build/tools/bpfmodel.so" "$build/tools/modelcheck" \
+			"$build/tools-arm/modelcheck" || true
 		"$top/results/tests.sh" "$build/tools" || true
 		"$top/results/tests-cover.sh" "$build/tools" || true
 		"$top/results/tests-paired.sh" "$build/tools" || true

@@ -1,0 +1,79 @@
+#!/bin/sh
+# The branch and cache model (bpfmodel.so) on programs whose answers are
+# known (modelcheck.c), run under QEMU's user-mode emulators with the
+# plugin: x86-64 with core zen5, 32-bit ARM (Thumb) with core a15 of
+# bench/cores.conf.  Each window's counters must fall within the bounds
+# below.  Same plugin, same TCG as the system guests; no kernel booted.
+# usage: tests.sh PLUGIN MODELCHECK_X86_64 MODELCHECK_ARM
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+TEST_PREFIX="model: "
+# shellcheck source=bench/host/testlib.sh
+. "$here/../host/testlib.sh"
+[ $# = 3 ] || { echo "usage: tests.sh PLUGIN MODELCHECK_X86_64 MODELCHECK_ARM" >&2; exit 2; }
+plugin=$1
+
+# window FILE NAME KEY: KEY of window NAME; its number comes from the
+# program's own line "window=K name=NAME ..." (FILE.prog)
+window() {
+	k=$(sed -n "s/^window=\([0-9]*\) name=$2 .*/\1/p" "$1.prog")
+	sed -n "s/^window=$k .* $3=\([0-9]*\).*/\1/p" "$1"
+}
+
+# within FILE NAME "EXPR" TEXT: awk EXPR over the window's counters (n:
+# the program's iterations, acc: its loads) holds
+within() {
+	line=$(grep "^window=$(sed -n "s/^window=\([0-9]*\) name=$2 .*/\1/p" "$1.prog") " "$1")
+	prog=$(grep " name=$2 " "$1.prog")
+	echo "$prog $line" | awk -v e="$3" '
+	{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+	END {
+		n = v["n"]; acc = v["accesses"]
+		if (e == "taken") ok = v["cond_miss"] <= 0.01 * n && v["cond_miss_bimodal"] <= 0.01 * n
+		else if (e == "alternate") ok = v["cond_miss"] <= 0.02 * n && v["cond_miss_bimodal"] >= 0.45 * n
+		else if (e == "random") ok = v["cond_miss"] >= 0.4 * n && v["cond_miss"] <= 0.6 * n &&
+			v["cond_miss_bimodal"] >= 0.4 * n && v["cond_miss_bimodal"] <= 0.6 * n
+		else if (e == "indirect") ok = v["ind"] >= n && v["ind_miss_btb"] >= 0.95 * n && v["ind_miss"] <= 0.05 * n
+		else if (e == "big") ok = v["l1d_acc"] >= acc && v["l1d_miss"] >= 0.95 * acc
+		else if (e == "small") ok = v["l1d_acc"] >= acc && v["l1d_miss"] <= 0.01 * acc
+		exit !ok
+	}'
+}
+
+# run ARCH QEMU CORE BINARY
+run() {
+	arch=$1 qemu=$2 core=$3 bin=$4 out=$tmp/$1
+	l1d=$("$here/core-args.sh" -k l1d "$core" | cut -d: -f1)
+	if ! "$qemu" -plugin "$plugin,out=$out,$("$here/core-args.sh" "$core")" "$bin" "$l1d" > "$out.prog" 2> "$out.err"; then
+		fail "$arch ($core): modelcheck ran under $qemu with the plugin: $(tail -n 1 "$out.err")"
+		return
+	fi
+	expect "$arch ($core): one counter line per window (7)" \
+		test "$(grep -c '^window=' "$out")" = 7 -a "$(grep -c '^window=' "$out.prog")" = 7
+	expect "$arch ($core): an always-taken loop branch: <= 1% mispredicted after warm-up (gshare and bimodal)" \
+		within "$out" taken taken
+	expect "$arch ($core): a branch alternating taken/not taken: gshare learns it (<= 2%), bimodal does not (>= 45% of its runs)" \
+		within "$out" alternate alternate
+	expect "$arch ($core): a branch on an LFSR bit: 40-60% mispredicted by both" \
+		within "$out" random random
+	expect "$arch ($core): an indirect jump cycling over 4 targets: the last-target BTB misses >= 95%, the history predictor <= 5%" \
+		within "$out" indirect indirect
+	expect "$arch ($core): a 64-byte stride over 4x the L1D: >= 95% of the loads miss" \
+		within "$out" stride-big big
+	expect "$arch ($core): the same within half the L1D, warm: <= 1% miss" \
+		within "$out" stride-small small
+	expect "$arch ($core): counts nothing outside the windows (the taken loop: 2 instructions per iteration)" \
+		test "$(window "$out" taken insns)" = "$(($(window "$out" taken cond) * 2))"
+}
+
+run x86_64 qemu-x86_64 zen5 "$2"
+run arm qemu-arm a15 "$3"
+
+# Bad arguments are refused by name, before the guest runs.
+# shellcheck disable=SC2016
+expect "the plugin refuses an unknown argument, naming it" \
+	sh -c 'qemu-x86_64 -plugin "$1,out=$2/x,l1x=1" "$3" 4096 2>&1 | grep -q "unknown argument .l1x."' sh "$plugin" "$tmp" "$2"
+# shellcheck disable=SC2016
+expect "the plugin refuses a cache of no power-of-2 line" \
+	sh -c 'qemu-x86_64 -plugin "$1,out=$2/x,l1d=32768:8:48" "$3" 4096 2>&1 | grep -q "l1d=32768:8:48: want SIZE:WAYS:LINE"' sh "$plugin" "$tmp" "$2"
+test_summary
