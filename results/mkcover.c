@@ -7,7 +7,9 @@
  *   mkcover -r RUN_DIR        the results part only, for README.md
  *
  * The series is TREE_DIR's commits pristine..HEAD.  The body is fixed text
- * around what the run and the tree say: RUN_DIR/table.txt verbatim, the
+ * around what the run and the tree say: the finding and one table per
+ * architecture rendered from the run's CSV files (results.csv, ratios.csv,
+ * claims.csv, decomposition.csv; table.txt is pointed to, not pasted), the
  * machine and accelerators from RUN_DIR/run.txt and RUN_DIR/results.csv,
  * the top symbols of RUN_DIR/<accel>/perf/<cell>.report for a few cells,
  * then `git shortlog` and `git diff --stat` of the series.  Nothing in it
@@ -765,8 +767,9 @@ int main(int argc, char **argv)
 		"interpreter's instruction set\", 2014) replaced the classic BPF\n"
 		"interpreter with the eBPF one and timed two tcpdump filters on one skb\n"
 		"and on 10000.  This series revives the 3.14 classic interpreter (and its\n"
-		"x86-64 JIT) for a bench module only, beside 6.1's interpreter and JIT,\n"
-		"to re-measure those figures; it is not meant to bring them back.\n\n"
+		"x86-64 and ARM JITs) for a bench module only, beside 6.1's interpreter\n"
+		"and JIT, to re-measure those figures; it is not meant to bring them\n"
+		"back.\n\n"
 		"How to read the figures: hardware timing (kvm, uml) gives ns; QEMU\n"
 		"-icount counts guest instructions, exactly; QEMU TCG times are emulated.\n"
 		"A ratio t_A/t_B > 1 means B is faster; it is paired (engines in\n"
