@@ -249,36 +249,30 @@ check_guest() {
 	fi
 }
 
-# icount_run N: the bench plan under icount, shortened; the two runs are
-# compared after the jobs.
-icount_run() {
-	local i=$1 d=$build/check-icount-$1
+# counted_run ACCEL N PLAN_OPTION...: the bench plan under a counted
+# accelerator, shortened by the options, run N of two; the two runs are
+# compared after the jobs, their paired ratios too unless bench.paired=0.
+counted_run() {
+	local a=$1 i=$2 d=$build/check-$1-$2
+	shift 2
 	rm -rf "$d"
-	mkdir -p "$d/icount"
-	printf 'run_id=check-%s\nkernel=6.1\ndebian_version=check\nconfig_hash=check\nseries_hash=check\n' "$i" > "$d/run.txt"
-	accel_host_txt icount > "$d/icount/host.txt"
-	t "icount: bench plan run $i" env TIMEOUT=900 "$here/run-guest.sh" icount bench "$d/icount" \
-		"$(kernel_of icount)" "$(initrd_of icount)" bench.samples=3 bench.sample_us=2000 \
-		bench.skbs=1,10000 bench.perf=0 bench.seccomp_calls=20000 bench.seccomp_runs=3 \
-		bench.rounds=7 bench.paired_placements=1
-	t "icount: run $i results parse" sh -c "'$build/tools/mkcsv' '$d' > '$d/results.csv'"
-	t "icount: run $i paired ratios parse" sh -c "'$build/tools/mkratios' -a icount '$d/icount/paired.txt' > '$d/ratios.csv'"
+	mkdir -p "$d/$a"
+	printf 'run_id=check-%s-%s\nkernel=6.1\ndebian_version=check\nconfig_hash=check\nseries_hash=check\n' "$a" "$i" > "$d/run.txt"
+	accel_host_txt "$a" > "$d/$a/host.txt"
+	t "$a: bench plan run $i" env TIMEOUT=900 "$here/run-guest.sh" "$a" bench "$d/$a" \
+		"$(kernel_of "$a")" "$(initrd_of "$a")" "$@"
+	t "$a: run $i results parse" sh -c "'$build/tools/mkcsv' '$d' > '$d/results.csv'"
+	case " $* " in
+	*" bench.paired=0 "*) ;;
+	*) t "$a: run $i paired ratios parse" sh -c "'$build/tools/mkratios' -a '$a' '$d/$a/paired.txt' > '$d/ratios.csv'" ;;
+	esac
 }
-
-# icount_arm_run N: icount-arm, the bench plan cut to the two ARM JITs
-# (3.14's classic one, engine oldjit, and 6.1's), no seccomp cells, no paired
-# rounds; the two runs are compared after the jobs.
-icount_arm_run() {
-	local i=$1 d=$build/check-icount-arm-$1
-	rm -rf "$d"
-	mkdir -p "$d/icount-arm"
-	printf 'run_id=check-arm-%s\nkernel=6.1\ndebian_version=check\nconfig_hash=check\nseries_hash=check\n' "$i" > "$d/run.txt"
-	accel_host_txt icount-arm > "$d/icount-arm/host.txt"
-	t "icount-arm: bench plan run $i (oldjit, jit)" env TIMEOUT=900 "$here/run-guest.sh" icount-arm bench "$d/icount-arm" \
-		"$(kernel_of icount-arm)" "$(initrd_of icount-arm)" bench.engines=oldjit,jit bench.samples=3 \
-		bench.sample_us=2000 bench.skbs=1,10000 bench.perf=0 bench.seccomp_calls=0 bench.paired=0
-	t "icount-arm: run $i results parse" sh -c "'$build/tools/mkcsv' '$d' > '$d/results.csv'"
-}
+# icount: every engine; icount-arm: the two ARM JITs (3.14's classic one,
+# engine oldjit, and 6.1's), no seccomp cells, no paired rounds
+icount_args=(bench.samples=3 bench.sample_us=2000 'bench.skbs=1,10000' bench.perf=0
+	bench.seccomp_calls=20000 bench.seccomp_runs=3 bench.rounds=7 bench.paired_placements=1)
+icount_arm_args=('bench.engines=oldjit,jit' bench.samples=3 bench.sample_us=2000 'bench.skbs=1,10000'
+	bench.perf=0 bench.seccomp_calls=0 bench.paired=0)
 
 # boots_run: make bench's runner on uml with BOOTS=3, shortened: the first
 # boot runs the bench plan, the others the paired plan, each with a seed of
@@ -354,8 +348,8 @@ for j in $run_order; do
 	check-*) job "$j" check_guest "${j#check-}" ;;
 	buildcheck) job "$j" build_checks ;;
 	perf32) job "$j" "$here/tests-foreign-perf.sh" "$top" "$build" "$build/obj-x86_64" ;;
-	icount-arm-*) job "$j" icount_arm_run "${j#icount-arm-}" ;;
-	icount-*) job "$j" icount_run "${j#icount-}" ;;
+	icount-arm-*) job "$j" counted_run icount-arm "${j#icount-arm-}" "${icount_arm_args[@]}" ;;
+	icount-*) job "$j" counted_run icount "${j#icount-}" "${icount_args[@]}" ;;
 	boots) job "$j" boots_run ;;
 	compare) job "$j" "$here/tests-make-compare.sh" "$top" "$build" ;;
 	# A real guest that hangs, panics or overflows its results image.
