@@ -27,6 +27,15 @@ conf_get() {
 	END { exit !found }' "$1"
 }
 
+# conf_keys FILE TYPE NAME: "KEY VALUE" lines of record "TYPE NAME" (fails
+# if there is no such record).
+conf_keys() {
+	awk -v t="$2" -v n="$3" '
+	/^[^ \t#]/ { rec = ($1 == t && $2 == n); if (rec) found = 1; next }
+	rec && NF && $1 !~ /^#/ { k = $1; $1 = ""; sub(/^ +/, ""); print k, $0 }
+	END { exit !found }' "$1"
+}
+
 # conf_names FILE TYPE: the names of the records of TYPE, in file order.
 conf_names() {
 	awk -v t="$2" '/^[^ \t#]/ && $1 == t { print $2 }' "$1"
