@@ -229,7 +229,7 @@ $(BUILD)/perf-%.cpio.gz: bench/host/foreign-perf.sh bench/host/debarch.sh | kern
 # sharing nproc job slots), the boots.
 bench: bench-input
 	@$(TOP)/bench/host/estimate.sh $(BUILD)
-	@$(MAKE) --no-print-directory -j$$(nproc) $$(for f in $$($(TOP)/bench/host/bench-flavours.sh); do echo initramfs-$$f; done)
+	@$(MAKE) --no-print-directory -j$$(nproc) $$($(TOP)/bench/host/bench-flavours.sh -t)
 	@$(TOP)/bench/host/run-bench.sh $(TOP) $(BUILD)
 
 bench-input:

@@ -226,44 +226,178 @@ static void claim_weakest(const char *accel, const char *flavour,
 	emit(&cl);
 }
 
-/* kind counter: a perf stat counter of the pair's engines in one cell. */
-static void claim_counter(const char *accel, const struct reg_rec *rec)
+/*
+ * The figure of @counter in row @r, divided by its @per column when the
+ * record has one (e.g. vm_insns: per executed VM instruction); 0 when
+ * either is missing.
+ */
+static double counter_of(const struct csv_row *r, const char *counter,
+			 const char *per)
 {
-	struct claim cl = { .accel = accel, .claim = rec->name };
-	const struct reg_rec *cell = cell_rec(reg_get(rec, "cell"));
-	const char *counter = reg_get(rec, "counter");
-	const struct csv_row *o, *n;
-	char num[64], den[64];
-	double bo = 0, bn = 0;
-	int has = csv_has(&run.results, counter);
+	double v, d;
 
-	snprintf(cl.text, sizeof(cl.text), "%s", reg_get(rec, "text"));
-	snprintf(cl.cell, sizeof(cl.cell), "%s", cell->name);
-	if (!split_pair(reg_get(rec, "pair"), num, den, sizeof(num))) {
+	if (!r || !csv_has(&run.results, counter) || !*res(r, counter))
+		return 0;
+	v = atof(res(r, counter));
+	if (!*per)
+		return v;
+	d = csv_has(&run.results, per) ? atof(res(r, per)) : 0;
+	return d > 0 ? v / d : 0;
+}
+
+/*
+ * What a counter claim's figures come from: perf stat, or the model plugin
+ * of an accelerator of kind modeled (never shown as hardware).
+ */
+static void counter_basis(char *buf, size_t n, const char *accel,
+			  const char *what, const struct reg_rec *rec)
+{
+	const struct csv_row *any = run_accel_row(&run, accel);
+	const char *per = reg_get(rec, "per");
+
+	if (!strcmp(res(any, "kind"), "modeled"))
+		snprintf(buf, n, "model %s: %s%s%s, %s, no CI (deterministic)",
+			 res(any, "model_core"), reg_get(rec, "counter"),
+			 *per ? " per " : "", per, what);
+	else
+		snprintf(buf, n, "perf stat %s, %s, no CI", reg_get(rec, "counter"), what);
+}
+
+/* The verdict on A/B = @v of a counter claim (the claim: B has fewer). */
+static const char *counter_verdict(const struct reg_rec *rec, double v)
+{
+	return v >= atof(reg_get_or(rec, "holds_at", "1")) ? "holds" :
+	       v < 1 ? "reversed" : "no difference shown";
+}
+
+/*
+ * kind counter: a per-call counter (a perf stat one, or a model_* column)
+ * of a pair's engines, in each of the cells (cell or cells), optionally
+ * per executed VM instruction (per vm_insns).  Both engines at or under
+ * floor: no difference shown.  The 2014 figure: ref_ratio's ref2014.
+ */
+static void claim_counter_pair(const char *accel, const char *flavour,
+			       const struct reg_rec *rec, const char *pair)
+{
+	const char *counter = reg_get(rec, "counter"), *per = reg_get(rec, "per");
+	char cells[REG_MAX][32], num[64], den[64], what[96], ref[REG_MAX][32];
+	int ncl = reg_words(rec, *reg_get(rec, "cells") ? "cells" : "cell", cells, REG_MAX);
+	const struct reg_rec *rr = reg_find(reg_ratios(), reg_get(rec, "ref_ratio"), 0);
+	int nref = rr ? reg_ref(rr, "ref2014", flavour, ref, REG_MAX) : 0;
+	double floor = atof(reg_get_or(rec, "floor", "0"));
+	int c, modeled = !strcmp(res(run_accel_row(&run, accel), "kind"), "modeled");
+
+	if (!split_pair(pair, num, den, sizeof(num))) {
 		fprintf(stderr, "mkclaims: claim %s: pair '%s' is not A/B\n", rec->name,
-			reg_get(rec, "pair"));
+			pair);
 		exit(1);
 	}
-	o = run_result(&run, accel, "bench", num, reg_get(cell, "filter"), reg_get(cell, "skbs"));
-	n = run_result(&run, accel, "bench", den, reg_get(cell, "filter"), reg_get(cell, "skbs"));
-	if (has && o && n) {
-		bo = atof(res(o, counter));
-		bn = atof(res(n, counter));
+	for (c = 0; c < ncl; c++) {
+		struct claim cl = { .accel = accel, .claim = rec->name };
+		const struct reg_rec *cell = cell_rec(cells[c]);
+		const struct csv_row *o, *n;
+		int idx = (int)(cell - reg_cells()->rec);
+		double bo, bn;
+
+		if (ncl > 1)
+			snprintf(cl.text, sizeof(cl.text), "%s, %s %s", reg_get(rec, "text"),
+				 reg_get(cell, "head"), reg_get(cell, "sub"));
+		else
+			snprintf(cl.text, sizeof(cl.text), "%s", reg_get(rec, "text"));
+		snprintf(cl.cell, sizeof(cl.cell), "%s", cell->name);
+		if (nref == reg_cells()->n)
+			snprintf(cl.ref, sizeof(cl.ref), "%.31s", ref[idx]);
+		o = run_result(&run, accel, "bench", num, reg_get(cell, "filter"), reg_get(cell, "skbs"));
+		n = run_result(&run, accel, "bench", den, reg_get(cell, "filter"), reg_get(cell, "skbs"));
+		bo = counter_of(o, counter, per);
+		bn = counter_of(n, counter, per);
+		snprintf(what, sizeof(what), "%.31s, %.30s %.30s", pair,
+			 reg_get(cell, "head"), reg_get(cell, "sub"));
+		if (o && n && bo <= floor && bn <= floor) {
+			cl.verdict = "no difference shown";
+			counter_basis(cl.basis, sizeof(cl.basis), accel, what, rec);
+			snprintf(cl.basis + strlen(cl.basis), sizeof(cl.basis) - strlen(cl.basis),
+				 "; both <= %g", floor);
+		} else if (o && n && modeled && bn <= 0) {
+			/* a model counts 0 where nothing happens: B has none */
+			cl.verdict = "holds";
+			counter_basis(cl.basis, sizeof(cl.basis), accel, what, rec);
+			snprintf(cl.basis + strlen(cl.basis), sizeof(cl.basis) - strlen(cl.basis),
+				 "; %s: 0", den);
+		} else if (bo <= 0 || bn <= 0) {
+			cl.verdict = "not measurable";
+			snprintf(cl.basis, sizeof(cl.basis), "%s", (o && n) ||
+				 !csv_has(&run.results, counter) ? "no PMU" :
+				 "no perf stat of both engines");
+		} else {
+			cl.value = bo / bn;
+			cl.has_value = 1;
+			cl.verdict = counter_verdict(rec, cl.value);
+			counter_basis(cl.basis, sizeof(cl.basis), accel, what, rec);
+		}
+		emit(&cl);
 	}
-	if (bo <= 0 || bn <= 0) {
-		cl.verdict = "not measurable";
-		snprintf(cl.basis, sizeof(cl.basis), "%s", (o && n) || !has ?
-			 "no PMU" : "no perf stat of both engines");
-	} else {
-		cl.value = bo / bn;
-		cl.has_value = 1;
-		cl.verdict = cl.value >= atof(reg_get_or(rec, "holds_at", "1")) ? "holds" :
-			     cl.value < 1 ? "reversed" : "no difference shown";
-		snprintf(cl.basis, sizeof(cl.basis), "perf stat %s, %s %s %s, no CI",
-			 reg_get(rec, "pair"), reg_get(cell, "head"), reg_get(cell, "sub"),
-			 counter);
+}
+
+/* kind counter over each of its pairs (pair or pairs) */
+static void claim_counter(const char *accel, const char *flavour,
+			  const struct reg_rec *rec)
+{
+	char pairs[REG_MAX][32];
+	int np = reg_words(rec, *reg_get(rec, "pairs") ? "pairs" : "pair", pairs, REG_MAX), p;
+
+	for (p = 0; p < np; p++)
+		claim_counter_pair(accel, flavour, rec, pairs[p]);
+}
+
+/*
+ * kind cost: for each of the engines, counter in cell "to" over cell
+ * "from" (the cache-miss column's extra cost per call: 10000 skbs over 1);
+ * the 2014 figure from the engine's ref2014 in the same cells.
+ */
+static void claim_cost(const char *accel, const char *flavour,
+		       const struct reg_rec *rec)
+{
+	const struct reg_rec *from = cell_rec(reg_get(rec, "from"));
+	const struct reg_rec *to = cell_rec(reg_get(rec, "to"));
+	const char *counter = reg_get(rec, "counter");
+	int fi = (int)(from - reg_cells()->rec), ti = (int)(to - reg_cells()->rec);
+	char engines[REG_MAX][32], ref[REG_MAX][32], what[96];
+	int ne = reg_words(rec, "engines", engines, REG_MAX), e;
+
+	for (e = 0; e < ne; e++) {
+		struct claim cl = { .accel = accel, .claim = rec->name };
+		const struct reg_rec *er = reg_find(reg_engines(), engines[e], 0);
+		const struct csv_row *a, *b;
+		double va, vb;
+
+		snprintf(cl.text, sizeof(cl.text), "%s, %s", reg_get(rec, "text"),
+			 engine_label(engines[e]));
+		snprintf(cl.cell, sizeof(cl.cell), "%.20s/%.20s %.20s", to->name, from->name,
+			 engines[e]);
+		if (er && reg_ref(er, "ref2014", flavour, ref, REG_MAX) == reg_cells()->n &&
+		    atof(ref[fi]) > 0)
+			snprintf(cl.ref, sizeof(cl.ref), "%.2fx", atof(ref[ti]) / atof(ref[fi]));
+		a = run_result(&run, accel, "bench", engines[e], reg_get(from, "filter"),
+			       reg_get(from, "skbs"));
+		b = run_result(&run, accel, "bench", engines[e], reg_get(to, "filter"),
+			       reg_get(to, "skbs"));
+		va = counter_of(a, counter, "");
+		vb = counter_of(b, counter, "");
+		if (va <= 0 || vb <= 0) {
+			cl.verdict = "not measurable";
+			snprintf(cl.basis, sizeof(cl.basis), "no %s of both cells", counter);
+		} else {
+			cl.value = vb / va;
+			cl.has_value = 1;
+			cl.verdict = counter_verdict(rec, cl.value);
+			snprintf(what, sizeof(what), "%s %s over %s %s: +%.1f a call",
+				 reg_get(to, "head"), reg_get(to, "sub"), reg_get(from, "head"),
+				 reg_get(from, "sub"), vb - va);
+			counter_basis(cl.basis, sizeof(cl.basis), accel, what, rec);
+		}
+		emit(&cl);
 	}
-	emit(&cl);
 }
 
 /* kind seccomp: the pair's seccomp medians on one filter. */
@@ -341,13 +475,22 @@ static void claims(const char *accel)
 	for (i = 0; i < reg_claims()->n; i++) {
 		const struct reg_rec *rec = &reg_claims()->rec[i];
 		const char *kind = reg_get(rec, "kind");
+		char kinds[REG_MAX][32];
+		int nk = reg_words(rec, "kinds", kinds, REG_MAX), k;
 
+		/* kinds: the accelerator kinds the claim is judged on (default all) */
+		for (k = 0; k < nk && strcmp(kinds[k], res(run_accel_row(&run, accel), "kind")); k++)
+			;
+		if (nk && k == nk)
+			continue;
 		if (!strcmp(kind, "ratio"))
 			claim_ratio(accel, flavour, rec);
 		else if (!strcmp(kind, "weakest"))
 			claim_weakest(accel, flavour, rec);
 		else if (!strcmp(kind, "counter"))
-			claim_counter(accel, rec);
+			claim_counter(accel, flavour, rec);
+		else if (!strcmp(kind, "cost"))
+			claim_cost(accel, flavour, rec);
 		else if (!strcmp(kind, "seccomp"))
 			claim_seccomp(accel, flavour, rec);
 		else {

@@ -26,7 +26,7 @@
 
 #include "stats.h"
 
-#define MAX_KV 64
+#define MAX_KV 96
 
 struct kv {
 	int n;
@@ -327,6 +327,112 @@ static void read_perf_stat(const char *dir, struct kv *cell)
 	fclose(f);
 }
 
+static void set_num(struct kv *kv, const char *key, double v);
+static void kv_del(struct kv *kv, const char *key);
+
+/*
+ * The model plugin's counters of one window (RUN/<accel>/model.txt, one
+ * line per window: window=K arch=... insns=... cond=...): what a result
+ * line with model_window=K model_calls=N gets, per call, as model_<name>.
+ */
+static const char *const model_counters[] = {
+	"insns", "cond", "cond_miss", "cond_miss_bimodal", "ind", "ind_miss",
+	"ind_miss_btb", "ret", "ret_miss", "l1i_acc", "l1i_miss", "l1d_acc",
+	"l1d_miss", "l2_acc", "l2_miss",
+};
+
+#define NMODEL (sizeof(model_counters) / sizeof(model_counters[0]))
+
+/* The line of window @w in @path into @kv; -1 when there is none. */
+static int model_window(const char *path, const char *w, struct kv *kv)
+{
+	char line[2048], key[48];
+	FILE *f = fopen(path, "r");
+	int found = -1;
+
+	if (!f)
+		return -1;
+	snprintf(key, sizeof(key), "window=%s ", w);
+	while (found && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)))
+			found = parse_pairs(line, kv);
+	fclose(f);
+	return found;
+}
+
+/*
+ * An accelerator of kind modeled (host.txt model_formula: the core record's
+ * formula "COUNTER:WEIGHT ..."): each cell's figures become the modelled
+ * cycles per call of its window, the icount figure is kept as
+ * counted_insns, and every counter per call is a model_<name> column.  A
+ * cell without its window is an error: its figure would be in another unit.
+ */
+static int read_model(const char *dir, struct kv *cell, const struct kv *acc,
+		      const char *where)
+{
+	const char *formula = kv_get(acc, "model_formula");
+	const char *w = kv_get(cell, "model_window"), *n = kv_get(cell, "model_calls");
+	char path[8192], buf[256], *tok, *save = NULL;
+	struct kv win = { 0 };
+	double calls, cycles = 0, per[NMODEL];
+	size_t i;
+
+	if (!formula)
+		return 0;
+	snprintf(path, sizeof(path), "%s/model.txt", dir);
+	calls = n ? atof(n) : 0;
+	if (!w || calls <= 0) {
+		fprintf(stderr, "mkcsv: %s: a cell of a modeled accelerator without model_window and model_calls\n",
+			where);
+		return 1;
+	}
+	if (model_window(path, w, &win)) {
+		fprintf(stderr, "mkcsv: %s: window %s is not in %s\n", where, w, path);
+		return 1;
+	}
+	for (i = 0; i < NMODEL; i++) {
+		const char *v = kv_get(&win, model_counters[i]);
+
+		if (!v) {
+			fprintf(stderr, "mkcsv: %s: window %s has no %s\n", path, w,
+				model_counters[i]);
+			return 1;
+		}
+		per[i] = atof(v) / calls;
+		snprintf(buf, sizeof(buf), "model_%s", model_counters[i]);
+		set_num(cell, buf, per[i]);
+	}
+	/* every misprediction, with the history or the last-target indirect predictor */
+	set_num(cell, "model_mispredicts", per[2] + per[5] + per[8]);
+	set_num(cell, "model_mispredicts_btb", per[2] + per[6] + per[8]);
+	snprintf(buf, sizeof(buf), "%s", formula);
+	for (tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		char *colon = strchr(tok, ':');
+
+		if (colon)
+			*colon++ = '\0';
+		for (i = 0; colon && i < NMODEL; i++)
+			if (!strcmp(tok, model_counters[i]))
+				break;
+		if (!colon || i == NMODEL) {
+			fprintf(stderr, "mkcsv: %s: model_formula: '%s' is not COUNTER:WEIGHT of a model counter\n",
+				where, tok);
+			return 1;
+		}
+		cycles += per[i] * atof(colon);
+	}
+	kv_set(cell, "counted_insns", kv_get(cell, "median"));
+	set_num(cell, "model_cycles", cycles);
+	set_num(cell, "min", cycles);
+	set_num(cell, "median", cycles);
+	set_num(cell, "mean", cycles);
+	kv_set(cell, "stddev", "0");
+	kv_del(cell, "ci_lo");
+	kv_del(cell, "ci_hi");
+	kv_del(cell, "ci_level");
+	return 0;
+}
+
 /*
  * Placements: with bench.placements=R the guest runs a cell R times (each
  * a new placement of skbs, program and stack, bench/guest/lib.sh) and
@@ -362,7 +468,8 @@ static void set_num(struct kv *kv, const char *key, double v)
 {
 	char buf[64];
 
-	snprintf(buf, sizeof(buf), "%.3f", v);
+	/* model counters per call: small figures keep 4 significant digits */
+	snprintf(buf, sizeof(buf), v != 0 && fabs(v) < 1 ? "%.4g" : "%.3f", v);
 	kv_set(kv, key, buf);
 }
 
@@ -457,7 +564,7 @@ static int add_placement(const struct kv *cell, struct kv *out,
 static int emit_cells(const char *dir, const char *name, const struct kv *acc,
 		      const struct kv *run, int required)
 {
-	char path[8192], line[2048];
+	char path[8192], line[2048], where[8300];
 	int lineno = 0, bad = 0, cells = 0;
 	const char *num;
 	size_t len;
@@ -517,6 +624,11 @@ static int emit_cells(const char *dir, const char *name, const struct kv *acc,
 			cell = one;
 		}
 		read_perf_stat(dir, &cell);
+		snprintf(where, sizeof(where), "%s:%d", path, lineno);
+		if (read_model(dir, &cell, acc, where)) {
+			bad = 1;
+			continue;
+		}
 		put_row(&cell, acc, run);
 	}
 	fclose(f);
@@ -653,6 +765,12 @@ int main(int argc, char **argv)
 			snprintf(path, sizeof(path), "%s/%s", argv[1],
 				 ents[i]->d_name);
 			bad |= guest_status(path);
+			if (kv_get(acc, "kind") && !strcmp(kv_get(acc, "kind"), "modeled") &&
+			    !kv_get(acc, "model_formula")) {
+				fprintf(stderr, "mkcsv: %s/host.txt: kind modeled but no model_formula\n",
+					path);
+				bad = 1;
+			}
 			bad |= emit_cells(path, "cells.txt", acc, &run, 1);
 			bad |= emit_cells(path, "control.txt", acc, &run, 0);
 			snprintf(path, sizeof(path), "%s/%s/test_bpf.txt",

@@ -762,6 +762,67 @@ static void perf_table(const char *accel)
 		printf("(\"not supported\": this CPU/hypervisor exposes no such hardware counter here)\n\n");
 }
 
+/*
+ * The model's counters per call (accelerators of kind modeled: results.csv
+ * model_* columns, results/mkcsv), one block per cell of the table.
+ */
+static const struct {
+	const char *col, *head;
+} model_cols[] = {
+	{ "model_insns", "insns" },
+	{ "model_cond", "cond br" },
+	{ "model_cond_miss", "cond miss" },
+	{ "model_ind", "indirect" },
+	{ "model_ind_miss", "ind miss" },
+	{ "model_ind_miss_btb", "BTB only" },
+	{ "model_ret_miss", "ret miss" },
+	{ "model_l1i_miss", "L1I miss" },
+	{ "model_l1d_miss", "L1D miss" },
+	{ "model_l2_miss", "L2 miss" },
+	{ "model_cycles", "cycles" },
+};
+
+#define NMODEL_COLS (sizeof(model_cols) / sizeof(model_cols[0]))
+
+static void model_table(const char *accel)
+{
+	const struct csv_row *any = run_accel_row(&run, accel);
+	size_t e, k;
+	int c;
+
+	if (!csv_has(&run.results, "model_formula") || !*get(any, "model_formula"))
+		return;
+	printf("model counters per call, accel=%s: core %s, %s; counted in the\n"
+	       "instruction and address stream QEMU executed: a MODEL, not hardware counters\n"
+	       "(docs/model.md). ind miss: history-based indirect predictor; BTB only: a\n"
+	       "last-target BTB on the same jumps. cycles = %s\n",
+	       accel, get(any, "model_core"), get(any, "model_title"),
+	       get(any, "model_formula"));
+	for (c = 0; c < ncells(); c++) {
+		char head[64];
+
+		snprintf(head, sizeof(head), "%s %s", cell_get(c, "head"),
+			 cell_get(c, "sub"));
+		printf("%-20s", head);
+		for (k = 0; k < NMODEL_COLS; k++)
+			printf(" %9s", model_cols[k].head);
+		printf("\n");
+		for (e = 0; e < NENGINES; e++) {
+			const struct csv_row *r = find(accel, "bench", engines[e].engine,
+						       cell_get(c, "filter"),
+						       cell_get(c, "skbs"));
+
+			if (!r)
+				continue;
+			printf("%-20s", engines[e].label);
+			for (k = 0; k < NMODEL_COLS; k++)
+				printf(" %9.2f", atof(get(r, model_cols[k].col)));
+			printf("\n");
+		}
+	}
+	printf("\n");
+}
+
 static void seccomp_cell(const char *accel, const char *engine,
 			 const char *filter, const char *unit)
 {
@@ -863,6 +924,8 @@ int main(int argc, char **argv)
 		seccomp_table(run.accels[a]);
 	for (a = 0; a < run.naccels; a++)
 		perf_table(run.accels[a]);
+	for (a = 0; a < run.naccels; a++)
+		model_table(run.accels[a]);
 	printf("== 2014 claims, re-tested (commit bd4cf0ed331a; ratios t_old/t_new etc., > 1:\n"
 	       "   the claim's direction; one word: holds / reversed / no difference shown /\n"
 	       "   not measurable)\n");

@@ -2,7 +2,8 @@
 # /init of the benchmark guest (busybox).  Runs the plan named on the kernel
 # command line (bench.plan=NAME -> /bench/plan-NAME.sh) and hands everything
 # it wrote to /out back to the host as a tar archive on the first raw disk
-# (/dev/vda under QEMU, /dev/ubda under UML).  The status file is written
+# (/dev/vda under QEMU, /dev/ubda under UML), or with bench.out=console
+# on the console (no disk: an accelerator whose record says out console).  The status file is written
 # pessimistically first, so a crash or hang leaves "status=crashed".
 set -eu
 
@@ -44,6 +45,12 @@ finish() {
 		if ! tar -cf "$disk" -C /out . || ! sync; then
 			echo "[guest] cannot write the results to $disk ($(du -sk /out | cut -f1) KiB in /out)"
 		fi
+	elif [ "${BENCH_OUT:-disk}" = console ]; then
+		# no disk on purpose (bench.out=console): base64 of the tar,
+		# read back by the host from the console log (run-guest.sh)
+		echo "[bench-out] begin"
+		tar -cf - -C /out . | base64
+		echo "[bench-out] end"
 	else
 		echo "[guest] no output disk found" >&2
 	fi

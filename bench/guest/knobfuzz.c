@@ -81,22 +81,24 @@ struct knob {
 	size_t max_len;
 	int writable;
 	int owner;		/* concurrent phase: the process that writes it */
+	int nonzero_enotsupp;	/* probed: the build refuses all but 0 */
 };
 
 /* What the module defines (bpf_bench.c's bench_knobs[]). */
 static const struct knob defs[] = {
-	{ "prog", K_PROG, 0, 0, 256 * 1024, 1, 0 },
-	{ "packet", K_PACKET, 0, 0, 8 * 1024, 1, 0 },
-	{ "headlen", K_U32, 0, FRAME_MAX, 64, 1, 0 },
-	{ "engine", K_ENGINE, 0, 0, 64, 1, 0 },
-	{ "skbs", K_U32, 1, 100000, 64, 1, 0 },
-	{ "samples", K_U32, 1, 1000, 64, 1, 0 },
-	{ "sample_us", K_U32, 100, 1000000, 64, 1, 0 },
-	{ "expect", K_EXPECT, 0, UINT32_MAX, 64, 1, 0 },
-	{ "run", K_RUN, 0, 0, 64, 1, 0 },
-	{ "round_engines", K_ROUND_ENGINES, 0, 0, 256, 1, 0 },
-	{ "rounds", K_U32, 1, 1000, 64, 1, 0 },
-	{ "run_rounds", K_RUN_ROUNDS, 0, 0, 64, 1, 0 },
+	{ "prog", K_PROG, 0, 0, 256 * 1024, 1, 0, 0 },
+	{ "packet", K_PACKET, 0, 0, 8 * 1024, 1, 0, 0 },
+	{ "headlen", K_U32, 0, FRAME_MAX, 64, 1, 0, 0 },
+	{ "engine", K_ENGINE, 0, 0, 64, 1, 0, 0 },
+	{ "skbs", K_U32, 1, 100000, 64, 1, 0, 0 },
+	{ "samples", K_U32, 1, 1000, 64, 1, 0, 0 },
+	{ "sample_us", K_U32, 100, 1000000, 64, 1, 0, 0 },
+	{ "model_calls", K_U32, 0, 1000000, 64, 1, 0, 0 },
+	{ "expect", K_EXPECT, 0, UINT32_MAX, 64, 1, 0, 0 },
+	{ "run", K_RUN, 0, 0, 64, 1, 0, 0 },
+	{ "round_engines", K_ROUND_ENGINES, 0, 0, 256, 1, 0, 0 },
+	{ "rounds", K_U32, 1, 1000, 64, 1, 0, 0 },
+	{ "run_rounds", K_RUN_ROUNDS, 0, 0, 64, 1, 0, 0 },
 };
 
 /*
@@ -270,6 +272,8 @@ static int model_u32(const struct knob *k, char *buf, char *canon)
 
 	if (parse_u32_m(s, &v) || v < k->min || v > k->max)
 		return EINVAL;
+	if (v && k->nonzero_enotsupp)
+		return EOPNOTSUPP;
 	sprintf(canon, "%u\n", v);
 	return 0;
 }
@@ -1072,6 +1076,24 @@ static void fuzz_write(const struct knob *k, const struct payload *p,
 
 /* run / run_rounds, on a configuration cheap enough to finish quickly. */
 
+static int set_value(const char *name, const char *v);
+
+/*
+ * model_calls takes a non-zero value only where the module has the model's
+ * markers (x86, ARM; not UML): ask once, and put 0 back.
+ */
+static void probe_model_calls(void)
+{
+	int i;
+
+	for (i = 0; i < nknobs; i++) {
+		if (strcmp(knobs[i].name, "model_calls"))
+			continue;
+		knobs[i].nonzero_enotsupp = set_value("model_calls", "1") == EOPNOTSUPP;
+		set_value("model_calls", "0");
+	}
+}
+
 static int set_value(const char *name, const char *v)
 {
 	char path[256];
@@ -1134,6 +1156,7 @@ static void fuzz_run(const struct knob *k, int owns_config)
 		keep_cheap("samples", 3, "2");
 		keep_cheap("sample_us", 2000, "200");
 		keep_cheap("rounds", 3, "2");
+		keep_cheap("model_calls", 16, "4");
 		/* mostly a run that succeeds: expect what eval says */
 		if (rndn(4) && read_knob("engine", eng, sizeof(eng)) > 0) {
 			eng[strcspn(eng, "\n")] = '\0';
@@ -1696,7 +1719,7 @@ static int selftest(void)
 		{ "eval", "1", 0, 0, EPERM, "" },
 		{ "eval", "1", 0, 1, EPERM, "" },
 	};
-	struct knob ro = { "eval", K_RO, 0, 0, 0, 0, 0 };
+	struct knob ro = { "eval", K_RO, 0, 0, 0, 0, 0, 0 };
 	char *out = xmalloc(READMAX), *big;
 	size_t i, j, n;
 	int pass = 0, failed = 0, w;
@@ -1807,6 +1830,7 @@ int main(int argc, char **argv)
 	rng = seed * 0x9e3779b97f4a7c15ULL + 1;
 
 	discover();
+	probe_model_calls();
 	read_engines();
 	load_corpus(filters);
 	/*

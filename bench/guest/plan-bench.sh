@@ -22,6 +22,10 @@
 #   BENCH_ROUNDS, BENCH_PAIRED_PLACEMENTS, BENCH_PAIRED_SAMPLE_US
 #                  the paired cells' rounds (paired.sh, paired_cells)
 #   BENCH_SEED     the boot's layout seed (lib.sh, layout_seed)
+#   BENCH_MODEL_CALLS  N > 0: after its samples each cell runs one window of
+#                  N calls between the model plugin's markers (accelerators
+#                  of kind modeled, docs/model.md); lib/test_bpf's own
+#                  timing, which has no window, is then skipped
 set -eu
 out=$1
 # shellcheck source=/dev/null
@@ -39,6 +43,8 @@ wait_clocksource
 write_meta "$out/meta.txt"
 if [ -n "${BENCH_SAMPLES:-}" ]; then set_knob samples "$BENCH_SAMPLES"; fi
 if [ -n "${BENCH_SAMPLE_US:-}" ]; then set_knob sample_us "$BENCH_SAMPLE_US"; fi
+model_calls=${BENCH_MODEL_CALLS:-0}
+set_knob model_calls "$model_calls"
 
 engines=$(echo "${BENCH_ENGINES:-$(cat "$KNOBS/engines")}" | tr ',' ' ')
 filters=$(echo "${BENCH_FILTERS:-fprog1,fprog2}" | tr ',' ' ')
@@ -94,7 +100,7 @@ for e in $(cat "$KNOBS/engines"); do
 		run_cell "$e" "$f" testbpf100 1 crosscheck >> "$out/cells.txt"
 	done
 done
-if [ -f /bench/modules/test_bpf.ko ]; then
+if [ -f /bench/modules/test_bpf.ko ] && [ "$model_calls" = 0 ]; then
 	jits="0 1"
 	[ -w /proc/sys/net/core/bpf_jit_enable ] || jits=none
 	for jit in $jits; do

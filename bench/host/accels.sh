@@ -15,6 +15,8 @@
 #   flavour_kernel BUILD FLAVOUR   the kernel image a flavour boots
 #   accel_boot ACCEL KERNEL INITRD DISK CMDLINE
 #                         run the guest in the foreground, console on stdout
+#                         (an accelerator with a model record: with the
+#                         plugin MODEL_PLUGIN writing to MODEL_OUT)
 CONF_DIR=${CONF_DIR:-$(cd "${here:-$(dirname "$0")}/.." && pwd)}
 ACCELS_CONF=${ACCELS_CONF:-$CONF_DIR/accels.conf}
 FLAVOURS_CONF=${FLAVOURS_CONF:-$CONF_DIR/flavours.conf}
@@ -139,6 +141,22 @@ accel_host_txt() {
 	echo "kind=$(accel_kind "$1")"
 	echo "flavour=$(accel_flavour "$1")"
 	if rsd=$(accel_attr "$1" run_sd); then echo "run_sd=$(echo "$rsd" | tr -d ' \t')"; fi
+	if core=$(accel_attr "$1" model); then
+		echo "model_core=$core"
+		echo "model_title=$(core_attr "$core" title)"
+		echo "model_args=$(core_plugin_args "$core")"
+		echo "model_formula=$(core_attr "$core" cycles)"
+	fi
+}
+
+# The core records of the model plugin (bench/cores.conf).
+CORES_CONF=${CORES_CONF:-$CONF_DIR/cores.conf}
+core_attr() { conf_get "$CORES_CONF" core "$1" "$2"; }
+# core_plugin_args CORE: the plugin's arguments for a core record,
+# "l1i=...,l1d=...,..." (every key the plugin takes: not arch, title, cycles)
+core_plugin_args() {
+	keys=$(conf_keys "$CORES_CONF" core "$1") || { echo "no core $1 in $CORES_CONF" >&2; return 1; }
+	echo "$keys" | awk '$1 != "arch" && $1 != "title" && $1 != "cycles" { printf "%s%s=%s", n++ ? "," : "", $1, $2 } END { print "" }'
 }
 
 # accel_pin ACCEL: the host CPU a guest of an accelerator with pin=1 is
@@ -172,10 +190,15 @@ accel_boot() {
 		# The record's arguments are split into words on purpose.
 		# shellcheck disable=SC2086
 		set -- ${boot#qemu}
+		if core=$(accel_attr "$accel" model); then
+			[ -f "${MODEL_PLUGIN:-}" ] || { echo "[run] $accel: no model plugin '${MODEL_PLUGIN:-}' (make model-tools)" >&2; return 1; }
+			set -- "$@" -plugin "$MODEL_PLUGIN,out=${MODEL_OUT:?},$(core_plugin_args "$core")"
+		fi
+		# no DISK: the results come back on the console (accels.conf out)
+		[ -z "$disk" ] || set -- "$@" -drive "file=$disk,format=raw,$drive"
 		exec "$qemu" "$@" -m "$mem" -smp 1 -no-reboot \
 			-display none -monitor none -serial stdio \
 			-kernel "$kernel" -initrd "$initrd" \
-			-drive "file=$disk,format=raw,$drive" \
 			-append "console=$console $cmdline" < /dev/null ;;
 	uml)
 		# UML keeps guest memory in an unlinked file under TMPDIR.  On

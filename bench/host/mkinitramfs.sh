@@ -92,7 +92,24 @@ trap 'rm -f "$list"' EXIT
 		echo "file /bench/filters/testbpf/$(basename "$f") $f 0644 0 0"
 	done
 } > "$list"
-"$gen" "$list" | gzip -n -9 > "$out.tmp"
+# The archive is reproducible: every entry gets mtime 0 (gen_init_cpio -t
+# for directories and nodes, staged copies for files).  Its bytes decide
+# how many instructions unpacking it takes, so under icount a rebuilt but
+# equal initramfs boots into the same state (the modeled accelerators'
+# counts are identical across boots only so).
+stage=$(mktemp -d)
+trap 'rm -f "$list"; rm -rf "$stage"' EXIT
+while read -r kind name loc rest; do
+	if [ "$kind" = file ]; then
+		mkdir -p "$stage$(dirname "$name")"
+		cp "$loc" "$stage$name"
+		touch -d @0 "$stage$name"
+		loc=$stage$name
+	fi
+	echo "$kind $name $loc $rest"
+done < "$list" > "$stage.list"
+mv "$stage.list" "$list"
+"$gen" -t 0 "$list" | gzip -n -9 > "$out.tmp"
 for extra in ${EXTRA_CPIO:-}; do
 	cat "$extra" >> "$out.tmp"
 done

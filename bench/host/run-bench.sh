@@ -38,6 +38,8 @@ set -eu
 
 top=$1 build=$2
 here=$top/bench/host
+# the model plugin of the modeled accelerators (make model-tools)
+export MODEL_PLUGIN="${MODEL_PLUGIN:-$build/tools/bpfmodel.so}"
 # shellcheck source=bench/host/accels.sh
 . "$here/accels.sh"
 # shellcheck source=bench/host/benchargs.sh

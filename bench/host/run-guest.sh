@@ -13,7 +13,8 @@
 #        word is passed on as a kernel argument)
 # env:   TIMEOUT (seconds, default 900), GUEST_MEM (MiB, default 1024),
 #        GUEST_DISK_SIZE (the results image, default 256M; allocated up
-#        front, so a full disk is found before the boot)
+#        front, so a full disk is found before the boot), MODEL_PLUGIN
+#        (bpfmodel.so, for an accelerator with a model record)
 set -eu
 
 accel=$1 plan=$2 outdir=$3 kernel=$4 initrd=$5
@@ -56,22 +57,37 @@ done
 
 mkdir -p "$outdir" || { echo "[run] cannot create $outdir" >&2; exit 1; }
 rm -f "$outdir/failure.txt"
-disk=$outdir/.out.img
-rm -f "$disk"
-# The whole image is allocated now (fallocate; truncate where the file
-# system cannot): a disk too full for it fails here, not in the guest.
-err=
-if ! err=$(fallocate -l "$size" "$disk" 2>&1); then
-	case "$err" in
-	*"not supported"*) err=$(truncate -s "$size" "$disk" 2>&1) && err= ;;
-	esac
-fi
-if [ -n "$err" ]; then
+# How the guest's /out comes back (accels.conf out): a raw disk image, or
+# (out console) as base64 of a tar on the console after the plan, with no
+# disk: a disk's I/O completes in host time, and so moves every later
+# event of an icount guest.
+out=$(accel_attr "$accel" out || echo disk)
+disk=
+if [ "$out" = console ]; then
+	extra="$extra${extra:+ }bench.out=console"
+else
+	disk=$outdir/.out.img
 	rm -f "$disk"
-	die "$accel guest plan=$plan: cannot create the $size results image $disk: $err"
+	# The whole image is allocated now (fallocate; truncate where the file
+	# system cannot): a disk too full for it fails here, not in the guest.
+	err=
+	if ! err=$(fallocate -l "$size" "$disk" 2>&1); then
+		case "$err" in
+		*"not supported"*) err=$(truncate -s "$size" "$disk" 2>&1) && err= ;;
+		esac
+	fi
+	if [ -n "$err" ]; then
+		rm -f "$disk"
+		die "$accel guest plan=$plan: cannot create the $size results image $disk: $err"
+	fi
 fi
 log=$outdir/console.log
 rcfile=$outdir/.qemu.rc
+# the model plugin's counts (an accelerator with a model record)
+if accel_attr "$accel" model > /dev/null; then
+	export MODEL_OUT="$outdir/model.txt"
+	rm -f "$MODEL_OUT"
+fi
 
 echo "[run] booting $accel guest, plan=$plan (timeout ${timeout}s)"
 start=$(date +%s)
@@ -89,13 +105,23 @@ elapsed=$(( $(date +%s) - start ))
 # what is left of the output directory when unpacking fails (a full disk)
 free=
 # -m: the files get the host's time (an icount guest's clock runs ahead of it)
-if ! untar=$(tar -m -xf "$disk" -C "$outdir" 2>&1); then
+# console_tar: the tar the guest printed between its [bench-out] lines
+console_tar() {
+	tr -d '\r' < "$log" | sed -n '/^\[bench-out\] begin$/,/^\[bench-out\] end$/p' |
+		grep -E '^[A-Za-z0-9+/=]+$' | base64 -d
+}
+if [ -z "$disk" ] && ! grep -aq '^\[bench-out\] end' "$log"; then
+	echo "status=none (no [bench-out] tar on the console)" > "$outdir/status"
+elif [ -z "$disk" ] && ! untar=$(console_tar | tar -m -xf - -C "$outdir" 2>&1); then
+	untar=${untar:-tar failed}
+	free=$(df -Pk "$outdir" 2> /dev/null | awk 'NR == 2 { print $4 }')
+elif [ -n "$disk" ] && ! untar=$(tar -m -xf "$disk" -C "$outdir" 2>&1); then
 	untar=${untar:-tar failed}
 	free=$(df -Pk "$outdir" 2> /dev/null | awk 'NR == 2 { print $4 }')
 else
 	untar=	# a warning of a tar that succeeded is no failure
 fi
-rm -f "$disk" "$rcfile"
+rm -f "$rcfile" ${disk:+"$disk"}
 status=$(sed -n 's/^status=//p' "$outdir/status" 2>/dev/null || true)
 panic=$(grep -a -m 1 'Kernel panic' "$log" 2> /dev/null | tr -d '\r' | sed 's/^\[ *[0-9.]*\] //' || true)
 if [ -n "$panic" ]; then

@@ -51,6 +51,7 @@
 #define BENCH_SAMPLE_US_MAX	1000000
 #define BENCH_CALLS_MAX		BIT_ULL(30)
 #define BENCH_CALIB_RUNS	3	/* runs of the chosen call count in calibration */
+#define BENCH_MODEL_CALLS_MAX	1000000
 /* 4096 lines of "{ 0x28, 0, 0, 0x0000000c }," are about 120 KB. */
 #define BENCH_PROG_TEXT_MAX	(256 * 1024)
 #define BENCH_PACKET_TEXT_MAX	(8 * 1024)
@@ -138,6 +139,8 @@ struct bench_result {
 	const char *fallback;		/* oldjit: "0" or "1", else NULL */
 	u64 vm_insns;
 	bool vm_insns_valid;
+	u32 model_calls;		/* 0: no model window */
+	u64 model_window;
 };
 
 static DEFINE_MUTEX(bench_lock);
@@ -156,6 +159,8 @@ static struct {
 	u32 sample_us;
 	u32 expect;
 	bool expect_set;
+	u32 model_calls;		/* calls of the marked window, 0: none */
+	u64 model_windows;		/* marked windows run since load */
 	bool result_valid;
 	struct bench_result result;
 	/* eval: each engine's program, built at the first eval after a prog write */
@@ -717,6 +722,54 @@ static int bench_timed(struct bench_run *r, u64 n, u64 *ns)
 }
 
 /*
+ * The model's window markers (bench/plugin/bpfmodel.c, docs/model.md): a
+ * QEMU plugin counts branches, mispredictions and cache misses of the guest
+ * code between the two, and nothing outside.  On hardware they are no-ops:
+ * x86's 8-byte nopl with "BPM1"/"BPM0" as its displacement, ARM's
+ * mov r11, r11 / mov r10, r10 (ARM or Thumb).
+ */
+#if defined(CONFIG_X86)
+#define BENCH_MODEL_MARKERS	1
+#define BENCH_MODEL_START()	asm volatile(".byte 0x0f,0x1f,0x84,0x00,0x42,0x50,0x4d,0x31" ::: "memory")
+#define BENCH_MODEL_STOP()	asm volatile(".byte 0x0f,0x1f,0x84,0x00,0x42,0x50,0x4d,0x30" ::: "memory")
+#elif defined(CONFIG_ARM)
+#define BENCH_MODEL_MARKERS	1
+#define BENCH_MODEL_START()	asm volatile("mov r11, r11" ::: "memory")
+#define BENCH_MODEL_STOP()	asm volatile("mov r10, r10" ::: "memory")
+#else
+#define BENCH_MODEL_MARKERS	0
+#define BENCH_MODEL_START()	do { } while (0)
+#define BENCH_MODEL_STOP()	do { } while (0)
+#endif
+
+/*
+ * One marked window of @n calls with interrupts off, so that no tick is
+ * counted with it; its index (from 0 since load) goes into the result, for
+ * the host to pair with the plugin's line of the same index.
+ */
+static int bench_model_window(struct bench_run *r, u32 n, u64 *window)
+{
+	unsigned long flags;
+	u64 bad;
+
+	preempt_disable();
+	local_irq_save(flags);
+	BENCH_MODEL_START();
+	bad = r->engine->loop(r, n);
+	BENCH_MODEL_STOP();
+	local_irq_restore(flags);
+	preempt_enable();
+	*window = bench.model_windows++;
+	if (bad) {
+		pr_warn("run: model window: %s returned %u (0x%x) for skb %u, expected %u\n",
+			r->engine->name, r->bad_ret, r->bad_ret, r->bad_idx,
+			r->expect);
+		return -EBADE;
+	}
+	return 0;
+}
+
+/*
  * Calibrate: the first power of two of calls, *@calls, whose run lasts at
  * least sample_us in each of BENCH_CALIB_RUNS runs.  One run alone can be
  * fooled: a host stall or an interrupt storm in the middle makes a short
@@ -948,7 +1001,16 @@ static int bench_run_cell(void)
 		ps[i] = div64_u64(ns * 1000, n);
 	}
 
+	/* after the samples: predictors and caches are warm */
+	if (bench.model_calls) {
+		err = bench_model_window(&r, bench.model_calls,
+					 &bench.result.model_window);
+		if (err)
+			goto out;
+	}
+
 	bench_stats(ps, bench.samples, &bench.result);
+	bench.result.model_calls = bench.model_calls;
 	bench.result.engine = e->name;
 	bench.result.skbs = r.nr_skbs;
 	bench.result.samples = bench.samples;
@@ -1382,6 +1444,19 @@ static int bench_store_u32(const struct bench_knob *k, char *buf)
 	return 0;
 }
 
+/* model_calls: only where the markers exist (x86, ARM) */
+static int bench_store_model_calls(const struct bench_knob *k, char *buf)
+{
+	u32 v;
+
+	if (!BENCH_MODEL_MARKERS && !bench_parse_u32(strim(buf), &v) && v) {
+		pr_warn("%s: no model markers on this architecture (x86 and ARM have them)\n",
+			k->name);
+		return -EOPNOTSUPP;
+	}
+	return bench_store_u32(k, buf);
+}
+
 static int bench_show_u32(const struct bench_knob *k, struct seq_file *m)
 {
 	seq_printf(m, "%u\n", *k->val);
@@ -1456,6 +1531,9 @@ static int bench_show_result(const struct bench_knob *k, struct seq_file *m)
 		seq_printf(m, " fallback=%s", res->fallback);
 	if (res->vm_insns_valid)
 		seq_printf(m, " vm_insns=%llu", res->vm_insns);
+	if (res->model_calls)
+		seq_printf(m, " model_window=%llu model_calls=%u",
+			   res->model_window, res->model_calls);
 	seq_puts(m, " clock=ktime\n");
 	return 0;
 }
@@ -1895,6 +1973,12 @@ static const struct bench_knob bench_knobs[] = {
 		.show = bench_show_u32, .store = bench_store_u32,
 		.val = &bench.sample_us,
 		.min = BENCH_SAMPLE_US_MIN, .max = BENCH_SAMPLE_US_MAX,
+	}, {
+		.name = "model_calls", .mode = 0600,
+		.max_len = BENCH_WORD_TEXT_MAX,
+		.show = bench_show_u32, .store = bench_store_model_calls,
+		.val = &bench.model_calls, .min = 0,
+		.max = BENCH_MODEL_CALLS_MAX,
 	}, {
 		.name = "expect", .mode = 0600,
 		.max_len = BENCH_WORD_TEXT_MAX,

@@ -405,10 +405,15 @@ static int arm_kind(const char *d)
 	if ((word_is(d, "pop") || word_is(d, "ldm") || word_is(d, "ldmia")) &&
 	    strstr(op, "pc"))
 		return K_RET;
-	if (word_is(d, "ldr") && !strncmp(op, "pc,", 3))
-		return K_JMP_IND;
 	if (word_is(d, "mov") && !strncmp(op, "pc, lr", 6))
 		return K_RET;
+	/* a switch's table jump: Thumb-2 tbb/tbh, ARM ldr pc / add pc */
+	if (word_is(d, "tbb") || word_is(d, "tbh"))
+		return K_JMP_IND;
+	if ((word_is(d, "ldr") || word_is(d, "add")) && !strncmp(op, "pc,", 3))
+		return K_JMP_IND;
+	if (word_is(d, "mov") && !strncmp(op, "pc, r", 5))
+		return K_JMP_IND;
 	return K_OTHER;
 }
 
