@@ -260,7 +260,7 @@ static void counter_basis(char *buf, size_t n, const char *accel,
 			 res(any, "model_core"), reg_get(rec, "counter"),
 			 *per ? " per " : "", per, what);
 	else
-		snprintf(buf, n, "perf stat %s, %s, no CI", reg_get(rec, "counter"), what);
+		snprintf(buf, n, "perf stat %s %s, no CI", what, reg_get(rec, "counter"));
 }
 
 /* The verdict on A/B = @v of a counter claim (the claim: B has fewer). */
@@ -313,7 +313,7 @@ static void claim_counter_pair(const char *accel, const char *flavour,
 		bn = counter_of(n, counter, per);
 		snprintf(what, sizeof(what), "%.31s, %.30s %.30s", pair,
 			 reg_get(cell, "head"), reg_get(cell, "sub"));
-		if (o && n && bo <= floor && bn <= floor) {
+		if (o && n && *reg_get(rec, "floor") && bo <= floor && bn <= floor) {
 			cl.verdict = "no difference shown";
 			counter_basis(cl.basis, sizeof(cl.basis), accel, what, rec);
 			snprintf(cl.basis + strlen(cl.basis), sizeof(cl.basis) - strlen(cl.basis),

@@ -343,6 +343,15 @@ static const char *const model_counters[] = {
 
 #define NMODEL (sizeof(model_counters) / sizeof(model_counters[0]))
 
+/* A model figure per call: small ones keep 4 significant digits. */
+static void set_model_num(struct kv *kv, const char *key, double v)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), v != 0 && fabs(v) < 1 ? "%.4g" : "%.3f", v);
+	kv_set(kv, key, buf);
+}
+
 /* The line of window @w in @path into @kv; -1 when there is none. */
 static int model_window(const char *path, const char *w, struct kv *kv)
 {
@@ -400,11 +409,11 @@ static int read_model(const char *dir, struct kv *cell, const struct kv *acc,
 		}
 		per[i] = atof(v) / calls;
 		snprintf(buf, sizeof(buf), "model_%s", model_counters[i]);
-		set_num(cell, buf, per[i]);
+		set_model_num(cell, buf, per[i]);
 	}
 	/* every misprediction, with the history or the last-target indirect predictor */
-	set_num(cell, "model_mispredicts", per[2] + per[5] + per[8]);
-	set_num(cell, "model_mispredicts_btb", per[2] + per[6] + per[8]);
+	set_model_num(cell, "model_mispredicts", per[2] + per[5] + per[8]);
+	set_model_num(cell, "model_mispredicts_btb", per[2] + per[6] + per[8]);
 	snprintf(buf, sizeof(buf), "%s", formula);
 	for (tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
 		char *colon = strchr(tok, ':');
@@ -468,8 +477,7 @@ static void set_num(struct kv *kv, const char *key, double v)
 {
 	char buf[64];
 
-	/* model counters per call: small figures keep 4 significant digits */
-	snprintf(buf, sizeof(buf), v != 0 && fabs(v) < 1 ? "%.4g" : "%.3f", v);
+	snprintf(buf, sizeof(buf), "%.3f", v);
 	kv_set(kv, key, buf);
 }
 

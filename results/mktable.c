@@ -458,7 +458,11 @@ static void table(const char *accel, const char *what)
 	printf("--%s-- accel=%s: %s\n",
 	       reg_get_or(reg_find(reg_flavours(), flavour, 0), "title", flavour),
 	       accel, what);
-	if (*get(any, "placements"))
+	if (csv_has(&run.results, "model_calls") && *get(any, "model_calls"))
+		printf("unit: %s per call, of one window of %s calls after the samples (model core\n"
+		       "%s); smaller is better\n",
+		       get(any, "unit"), get(any, "model_calls"), get(any, "model_core"));
+	else if (*get(any, "placements"))
 		printf("unit: %s per call, median over %s placements (runs with fresh skbs,\n"
 		       "program and stack) of %d samples each; smaller is better\n",
 		       get(any, "unit"), get(any, "placements"),

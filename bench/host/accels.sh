@@ -144,7 +144,7 @@ accel_host_txt() {
 	if core=$(accel_attr "$1" model); then
 		echo "model_core=$core"
 		echo "model_title=$(core_attr "$core" title)"
-		echo "model_args=$(core_plugin_args "$core")"
+		echo "model_args=$(core_plugin_args "$core" | tr , ' ')"
 		echo "model_formula=$(core_attr "$core" cycles)"
 	fi
 }

@@ -132,6 +132,7 @@ host_tests() {
 		"$top/results/tests-cover.sh" "$build/tools" || true
 		"$top/results/tests-paired.sh" "$build/tools" || true
 		"$top/results/tests-compare.sh" "$build/tools" || true
+		"$top/results/tests-model.sh" "$build/tools" || true
 		"$here/tests-badinput.sh" "$top" "$build/tools" || true
 		# README.md and docs/ name only files, targets and columns that exist
 		"$here/tests-docs.sh" "$top" || true
@@ -267,6 +268,12 @@ counted_run() {
 	*) t "$a: run $i paired ratios parse" sh -c "'$build/tools/mkratios' -a '$a' '$d/$a/paired.txt' > '$d/ratios.csv'" ;;
 	esac
 }
+# modeled, modeled-arm: make bench's plan of the accelerator, as it is
+export MODEL_PLUGIN=$build/tools/bpfmodel.so
+# shellcheck disable=SC2207 # the record's plan options are words
+modeled_args=($(accel_plan_args modeled))
+# shellcheck disable=SC2207
+modeled_arm_args=($(accel_plan_args modeled-arm))
 # icount: every engine; icount-arm: the two ARM JITs (3.14's classic one,
 # engine oldjit, and 6.1's), no seccomp cells, no paired rounds
 icount_args=(bench.samples=3 bench.sample_us=2000 'bench.skbs=1,10000' bench.perf=0
@@ -318,6 +325,10 @@ for a in $accels; do job_list="$job_list check-$a"; done
 # make compare on its two fixture patches (icount, uml; the patched
 # kernels built through the baseline's ccache hits).
 job_list="$job_list buildcheck perf32 icount-1 icount-2 icount-arm-1 icount-arm-2 badinput boots compare"
+# The branch and cache model in the guests: two boots of each modeled
+# accelerator with make bench's plan (identical counts; the invariants of
+# results/tests-model.sh).
+job_list="$job_list modeled-1 modeled-2 modeled-arm-1 modeled-arm-2"
 # job_s JOB: the seconds JOB took in a cold make check on 2 cores (the
 # boots: bench/accels.conf check_s; unknown: 60).  The pool starts the
 # longest first: it ends when its last job does.
@@ -331,6 +342,8 @@ job_s() {
 	badinput) s=32 ;;
 	icount-arm-*) s=10 ;;
 	icount-*) s=12 ;;
+	modeled-arm-*) s=20 ;;
+	modeled-*) s=30 ;;
 	boots) s=60 ;;
 	compare) s=900 ;;
 	esac
@@ -349,6 +362,8 @@ for j in $run_order; do
 	buildcheck) job "$j" build_checks ;;
 	perf32) job "$j" "$here/tests-foreign-perf.sh" "$top" "$build" "$build/obj-x86_64" ;;
 	icount-arm-*) job "$j" counted_run icount-arm "${j#icount-arm-}" "${icount_arm_args[@]}" ;;
+	modeled-arm-*) job "$j" counted_run modeled-arm "${j#modeled-arm-}" "${modeled_arm_args[@]}" ;;
+	modeled-*) job "$j" counted_run modeled "${j#modeled-}" "${modeled_args[@]}" ;;
 	icount-*) job "$j" counted_run icount "${j#icount-}" "${icount_args[@]}" ;;
 	boots) job "$j" boots_run ;;
 	compare) job "$j" "$here/tests-make-compare.sh" "$top" "$build" ;;
@@ -359,7 +374,7 @@ done
 while [ "${#job_name[@]}" -gt 0 ]; do reap; done
 for j in $job_list; do collect_job "$j"; done
 
-stage "4/5 icount: the two runs' instruction counts must agree"
+stage "4/5 icount and modeled: the two runs' counts must agree"
 t "icount: two runs agree within 1% on every cell" \
 	"$build/tools/cmpruns" "$build/check-icount-1/results.csv" "$build/check-icount-2/results.csv" 1
 t "icount-arm: two runs agree within 1% on every cell (3.14's ARM JIT and 6.1's)" \
@@ -405,6 +420,12 @@ t "icount: engine new takes 744 and 1224 insns per call, as on the kernel withou
 	test "$(med_of new fprog1) $(med_of new fprog2)" = "744 1224"
 t "icount: jit counts new's program, oldjit old's" \
 	test "$(vm_of jit fprog1) $(vm_of oldjit fprog1) $(vm_of jit fprog2) $(vm_of oldjit fprog2)" = "58 14 98 29"
+
+for a in modeled modeled-arm; do
+	t "$a: two boots give the same model counts, window for window (model.txt)" \
+		cmp "$build/check-$a-1/$a/model.txt" "$build/check-$a-2/$a/model.txt"
+done
+"$top/results/tests-model.sh" "$build/tools" "$build/check-modeled-1" "$build/check-modeled-arm-1" | collect || true
 
 stage "5/5 summary"
 summary

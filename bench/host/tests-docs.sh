@@ -94,7 +94,7 @@ for csv in results.csv ratios.csv absolute.csv; do
 	awk -v f="$csv" '
 		index($0, "- `" f "`:") == 1 { on = 1 }
 		on && /^- `/ && index($0, "- `" f "`:") != 1 { on = 0 }
-		on { s = $0; while (match(s, /`[a-z_]+`/)) { print substr(s, RSTART + 1, RLENGTH - 2); s = substr(s, RSTART + RLENGTH) } }
+		on { s = $0; while (match(s, /`[a-z_][a-z0-9_]*`/)) { print substr(s, RSTART + 1, RLENGTH - 2); s = substr(s, RSTART + RLENGTH) } }
 	' docs/results.md | grep -vx "$(echo "$csv" | sed 's/\./\\./')" | sort -u > "$tmp/doc-$csv"
 	for h in results/fixtures/*/"$csv"; do head -n 1 "$h"; done | tr ',' '\n' | sort -u > "$tmp/fix-$csv"
 	miss=$(comm -23 "$tmp/doc-$csv" "$tmp/fix-$csv" | tr '\n' ' ')

@@ -1,0 +1,122 @@
+#!/bin/sh
+# The modeled accelerators' results (docs/model.md): what mkcsv makes of
+# the plugin's windows, and what must hold of any run of them.
+#   tests-model.sh TOOLS_DIR             the fixture results/fixtures/modeled,
+#                                         and mkcsv's refusals on broken copies
+#   tests-model.sh TOOLS_DIR RUN_DIR...  the invariants on runs (make check's
+#                                         modeled boots)
+# Prints PASS:/FAIL: lines and "N passed, N failed".
+set -eu
+tools=$1
+shift
+TEST_PREFIX="model results: "
+# shellcheck source=bench/host/testlib.sh
+. "$(dirname "$0")/../bench/host/testlib.sh"
+fixture=$(cd "$(dirname "$0")/fixtures/modeled" && pwd)
+
+# rows CSV AWK: AWK over the tag=bench rows of the modeled accelerators,
+# with v["column"] the row's values; it prints the rows that break a rule.
+rows() {
+	awk -v rule="$2" '
+	# the fields of a CSV line into f[] (quoted fields hold commas)
+	function fields(line,   n, i, c, q) {
+		n = 1; q = 0; f[1] = ""
+		for (i = 1; i <= length(line); i++) {
+			c = substr(line, i, 1)
+			if (c == "\"") q = !q
+			else if (c == "," && !q) f[++n] = ""
+			else f[n] = f[n] c
+		}
+		return n
+	}
+	NR == 1 { nf = fields($0); for (i = 1; i <= nf; i++) col[f[i]] = i; next }
+	{
+		fields($0)
+		for (k in col) v[k] = f[col[k]]
+		if (v["kind"] != "modeled" || v["tag"] != "bench") next
+		n++
+		bad = 0
+		if (rule == "cycles") {
+			# modelled cycles: the formula over the per-call counters
+			m = split(v["model_formula"], term, " ")
+			s = 0
+			for (t = 1; t <= m; t++) { split(term[t], cw, ":"); s += v["model_" cw[1]] * cw[2] }
+			d = s - v["model_cycles"]; if (d < 0) d = -d
+			bad = d > 0.02 + 0.001 * s || v["median"] + 0 != v["model_cycles"] + 0
+		} else if (rule == "window")
+			bad = v["counted_insns"] <= 0 || (v["model_insns"] - v["counted_insns"]) ^ 2 > (0.01 * v["counted_insns"]) ^ 2
+		else if (rule == "switch")
+			bad = v["engine"] == "old" && v["model_ind"] + 0 != v["vm_insns"] + 0
+		else if (rule == "threaded")
+			bad = (v["engine"] == "new" || v["engine"] == "new2014") && v["model_ind"] + 0 < v["vm_insns"] + 0
+		else if (rule == "oldjit")
+			bad = v["engine"] == "oldjit" && v["model_ind"] + 0 != 1
+		else if (rule == "caches")
+			bad = v["engine"] != "baseline" && (v["skbs"] + 0 == 10000 ? v["model_l1d_miss"] + 0 < 1 : v["model_l1d_miss"] + 0 > 0.05)
+		if (bad) { print v["accel"], v["id"]; nbad++ }
+	}
+	END { if (!n) print "no modeled bench rows"; exit nbad || !n }' "$1"
+}
+
+# invariants NAME RUN_DIR: what any modeled run's results must show
+invariants() {
+	csv=$2/results.csv
+	expect "$1: modelled cycles = the core's formula over the per-call counters, and are the cell's figure" rows "$csv" cycles
+	expect "$1: the window counted the timed loop and nothing else (model insns within 1% of icount's)" rows "$csv" window
+	expect "$1: old's switch dispatch: one indirect jump per executed classic insn" rows "$csv" switch
+	expect "$1: new's threaded dispatch: at least one indirect jump per executed eBPF insn" rows "$csv" threaded
+	expect "$1: oldjit: one indirect jump a call (into the image)" rows "$csv" oldjit
+	expect "$1: 10000 skbs miss L1D at least once a call, 1 skb almost never" rows "$csv" caches
+}
+
+if [ $# -gt 0 ]; then
+	for r in "$@"; do invariants "$(basename "$r")" "$r"; done
+	test_summary
+	exit
+fi
+
+invariants fixture "$fixture"
+# the claims and the table, from the same data
+# shellcheck disable=SC2016
+expect "fixture: every model claim judged on both accelerators, none unmeasurable" awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["claim"] ~ /^model-/ { n[$c["accel"]]++; if ($c["verdict"] == "not measurable") bad++ }
+	$c["kind"] == "modeled" && $c["claim"] !~ /^model-/ { bad++ }
+	END { exit bad || n["modeled"] < 10 || n["modeled-arm"] < 10 }' "$fixture/claims.csv"
+expect "fixture: table.txt names the core and the cycle formula of each accelerator" sh -c "
+	grep -q '^model counters per call, accel=modeled: core zen5, ' '$fixture/table.txt' &&
+	grep -q '^model counters per call, accel=modeled-arm: core a15, ' '$fixture/table.txt' &&
+	grep -q 'cycles = insns:0.25 cond_miss:14 ' '$fixture/table.txt' &&
+	grep -q 'cycles = insns:0.5 cond_miss:15 ' '$fixture/table.txt'"
+expect "fixture: the figures are headed as a model, never as hardware timing" sh -c "
+	grep -q '^--x86_64-- accel=modeled: MODELLED cycles per call: .*NOT hardware timing' '$fixture/table.txt' &&
+	! grep 'accel=modeled.*hardware timing' '$fixture/table.txt' | grep -v -q 'NOT hardware timing'"
+
+# mkcsv refuses what it cannot pair or compute, naming it
+broken() {
+	rm -rf "$tmp/b"
+	cp -R "$fixture" "$tmp/b"
+	rm -f "$tmp/b/results.csv"
+}
+refused() { # NAME PATTERN: mkcsv on $tmp/b fails with PATTERN
+	if "$tools/mkcsv" "$tmp/b" > /dev/null 2> "$tmp/err"; then
+		fail "$1 (mkcsv took it)"
+	elif grep -q "$2" "$tmp/err"; then
+		pass "$1"
+	else
+		fail "$1 (said: $(head -n 1 "$tmp/err"))"
+	fi
+}
+broken
+sed -i '/^window=3 /d' "$tmp/b/modeled/model.txt"
+refused "mkcsv refuses a cell whose window is not in model.txt" "modeled/cells.txt:4: window 3 is not in"
+broken
+sed -i '/^model_formula=/d' "$tmp/b/modeled-arm/host.txt"
+refused "mkcsv refuses a modeled accelerator without model_formula" "modeled-arm/host.txt: kind modeled but no model_formula"
+broken
+sed -i 's/^model_formula=insns:0.25 /model_formula=insns:0.25 tlb_miss:30 /' "$tmp/b/modeled/host.txt"
+refused "mkcsv refuses a formula term that is no model counter" "'tlb_miss' is not COUNTER:WEIGHT"
+broken
+sed -i '1s/ model_window=[0-9]* model_calls=[0-9]*//' "$tmp/b/modeled/cells.txt"
+refused "mkcsv refuses a cell of a modeled accelerator without its window" "cells.txt:1: a cell of a modeled accelerator without model_window"
+test_summary
