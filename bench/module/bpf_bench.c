@@ -730,16 +730,31 @@ static int bench_timed(struct bench_run *r, u64 n, u64 *ns)
  */
 #if defined(CONFIG_X86)
 #define BENCH_MODEL_MARKERS	1
-#define BENCH_MODEL_START()	asm volatile(".byte 0x0f,0x1f,0x84,0x00,0x42,0x50,0x4d,0x31" ::: "memory")
-#define BENCH_MODEL_STOP()	asm volatile(".byte 0x0f,0x1f,0x84,0x00,0x42,0x50,0x4d,0x30" ::: "memory")
+/* nopl 0x314d5042(%rax,%rax,1) and nopl 0x304d5042(%rax,%rax,1) */
+static __always_inline void bench_model_start(void)
+{
+	asm volatile(".byte 0x0f, 0x1f, 0x84, 0x00, 0x42, 0x50, 0x4d, 0x31" ::: "memory");
+}
+
+static __always_inline void bench_model_stop(void)
+{
+	asm volatile(".byte 0x0f, 0x1f, 0x84, 0x00, 0x42, 0x50, 0x4d, 0x30" ::: "memory");
+}
 #elif defined(CONFIG_ARM)
 #define BENCH_MODEL_MARKERS	1
-#define BENCH_MODEL_START()	asm volatile("mov r11, r11" ::: "memory")
-#define BENCH_MODEL_STOP()	asm volatile("mov r10, r10" ::: "memory")
+static __always_inline void bench_model_start(void)
+{
+	asm volatile("mov r11, r11" ::: "memory");
+}
+
+static __always_inline void bench_model_stop(void)
+{
+	asm volatile("mov r10, r10" ::: "memory");
+}
 #else
 #define BENCH_MODEL_MARKERS	0
-#define BENCH_MODEL_START()	do { } while (0)
-#define BENCH_MODEL_STOP()	do { } while (0)
+static __always_inline void bench_model_start(void) { }
+static __always_inline void bench_model_stop(void) { }
 #endif
 
 /*
@@ -754,9 +769,9 @@ static int bench_model_window(struct bench_run *r, u32 n, u64 *window)
 
 	preempt_disable();
 	local_irq_save(flags);
-	BENCH_MODEL_START();
+	bench_model_start();
 	bad = r->engine->loop(r, n);
-	BENCH_MODEL_STOP();
+	bench_model_stop();
 	local_irq_restore(flags);
 	preempt_enable();
 	*window = bench.model_windows++;
