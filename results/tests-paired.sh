@@ -169,13 +169,8 @@ expect "simboots refuses one boot" sh -c "! '$tools/simboots' -b 1 2> /dev/null"
 # 5. malformed input: an error naming file and line, non-zero exit
 bad() { # NAME LINE MESSAGE_PART
 	{ known 6; echo "$2"; } > "$tmp/bad.txt"
-	if "$mkratios" "$tmp/bad.txt" > /dev/null 2> "$tmp/err"; then
-		fail "malformed: $1: accepted"
-	elif grep -q "bad.txt:7: .*$3" "$tmp/err"; then
-		pass "malformed: $1: refused with file:line and why"
-	else
-		fail "malformed: $1: message '$(cat "$tmp/err")' lacks 'bad.txt:7: ...$3'"
-	fi
+	refused "malformed: $1: refused with file:line and why" "bad.txt:7: .*$3" \
+		"$mkratios" "$tmp/bad.txt"
 }
 bad "value not a number" "paired filter=f packet=p skbs=1 placement=1 round=0 new=abc old=1" "not a number"
 bad "negative value" "paired filter=f packet=p skbs=1 placement=1 round=0 new=-1 old=1" "not a number"

@@ -28,6 +28,20 @@ expect() {
 	test_name=$1; shift
 	if "$@" > /dev/null 2>&1; then pass "$test_name"; else fail "$test_name"; fi
 }
+# refused NAME PATTERN COMMAND...: COMMAND exits non-zero and its output
+# has a line matching PATTERN (grep -E); the output is in $tmp/out.
+refused() {
+	test_name=$1 pattern=$2
+	shift 2
+	rc=0
+	"$@" > "$tmp/out" 2>&1 || rc=$?
+	if [ "$rc" != 0 ] && grep -Eq -- "$pattern" "$tmp/out"; then
+		pass "$test_name"
+	else
+		fail "$test_name (exit $rc)"
+		tail -n 5 "$tmp/out" | sed 's/^/    /'
+	fi
+}
 # test_summary: "N passed, N failed"; fails if any test failed.
 test_summary() {
 	echo "$test_npass passed, $test_nfail failed"

@@ -23,20 +23,6 @@ TEST_PREFIX="badinput: "
 here=$top/bench/host
 fixtures=$top/results/fixtures
 
-# refused NAME PATTERN COMMAND...: COMMAND exits non-zero and its output
-# has a line matching PATTERN (grep -E); the output is in $tmp/out.
-refused() {
-	test_name=$1 pattern=$2
-	shift 2
-	rc=0
-	"$@" > "$tmp/out" 2>&1 || rc=$?
-	if [ "$rc" != 0 ] && grep -Eq -- "$pattern" "$tmp/out"; then
-		pass "$test_name"
-	else
-		fail "$test_name (exit $rc)"
-		tail -n 5 "$tmp/out" | sed 's/^/    /'
-	fi
-}
 # no_tables DIR: no results.csv or table.txt in DIR.
 no_tables() { [ ! -e "$1/results.csv" ] && [ ! -e "$1/table.txt" ]; }
 # runs DIR: the run directories under DIR (not latest), one per line.
