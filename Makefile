@@ -164,7 +164,7 @@ tools: deps-bench $(TOOLS)/knob $(TOOLS)/mkcsv $(TOOLS)/mktable $(TOOLS)/cmpruns
 $(TOOLS)/bpfmodel.so: bench/plugin/bpfmodel.c bench/plugin/qemu-plugin-api.h bench/plugin/check-qemu.sh
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -shared -fPIC -fvisibility=hidden -o $@.tmp $<
-	@$(TOP)/bench/plugin/check-qemu.sh $@.tmp qemu-system-x86_64 qemu-system-arm
+	@$(TOP)/bench/plugin/check-qemu.sh $@.tmp qemu-system-x86_64 qemu-system-i386 qemu-system-arm
 	@mv $@.tmp $@
 
 $(TOOLS)/modelcheck: bench/plugin/modelcheck.c

@@ -268,12 +268,14 @@ counted_run() {
 	*) t "$a: run $i paired ratios parse" sh -c "'$build/tools/mkratios' -a '$a' '$d/$a/paired.txt' > '$d/ratios.csv'" ;;
 	esac
 }
-# modeled, modeled-arm: make bench's plan of the accelerator, as it is
+# the modeled accelerators (kind modeled): make bench's plan of each, as
+# its record has it
 export MODEL_PLUGIN=$build/tools/bpfmodel.so
-# shellcheck disable=SC2207 # the record's plan options are words
-modeled_args=($(accel_plan_args modeled))
-# shellcheck disable=SC2207
-modeled_arm_args=($(accel_plan_args modeled-arm))
+model_accels=$(for a in $ACCELS; do [ "$(accel_kind "$a")" != modeled ] || printf '%s ' "$a"; done)
+model_run() {
+	# shellcheck disable=SC2046 # the record's plan options are words
+	counted_run "$1" "$2" $(accel_plan_args "$1")
+}
 # icount: every engine; icount-arm: the two ARM JITs (3.14's classic one,
 # engine oldjit, and 6.1's), no seccomp cells, no paired rounds
 icount_args=(bench.samples=3 bench.sample_us=2000 'bench.skbs=1,10000' bench.perf=0
@@ -328,7 +330,7 @@ job_list="$job_list buildcheck perf32 icount-1 icount-2 icount-arm-1 icount-arm-
 # The branch and cache model in the guests: two boots of each modeled
 # accelerator with make bench's plan (identical counts; the invariants of
 # results/tests-model.sh).
-job_list="$job_list modeled-1 modeled-2 modeled-arm-1 modeled-arm-2"
+for a in $model_accels; do job_list="$job_list model:$a:1 model:$a:2"; done
 # job_s JOB: the seconds JOB took in a cold make check on 2 cores (the
 # boots: bench/accels.conf check_s; unknown: 60).  The pool starts the
 # longest first: it ends when its last job does.
@@ -342,8 +344,7 @@ job_s() {
 	badinput) s=32 ;;
 	icount-arm-*) s=10 ;;
 	icount-*) s=12 ;;
-	modeled-arm-*) s=20 ;;
-	modeled-*) s=30 ;;
+	model:*) s=30 ;;
 	boots) s=60 ;;
 	compare) s=900 ;;
 	esac
@@ -362,8 +363,7 @@ for j in $run_order; do
 	buildcheck) job "$j" build_checks ;;
 	perf32) job "$j" "$here/tests-foreign-perf.sh" "$top" "$build" "$build/obj-x86_64" ;;
 	icount-arm-*) job "$j" counted_run icount-arm "${j#icount-arm-}" "${icount_arm_args[@]}" ;;
-	modeled-arm-*) job "$j" counted_run modeled-arm "${j#modeled-arm-}" "${modeled_arm_args[@]}" ;;
-	modeled-*) job "$j" counted_run modeled "${j#modeled-}" "${modeled_args[@]}" ;;
+	model:*) a=${j#model:}; job "$j" model_run "${a%:*}" "${j##*:}" ;;
 	icount-*) job "$j" counted_run icount "${j#icount-}" "${icount_args[@]}" ;;
 	boots) job "$j" boots_run ;;
 	compare) job "$j" "$here/tests-make-compare.sh" "$top" "$build" ;;
@@ -421,11 +421,11 @@ t "icount: engine new takes 744 and 1224 insns per call, as on the kernel withou
 t "icount: jit counts new's program, oldjit old's" \
 	test "$(vm_of jit fprog1) $(vm_of oldjit fprog1) $(vm_of jit fprog2) $(vm_of oldjit fprog2)" = "58 14 98 29"
 
-for a in modeled modeled-arm; do
+for a in $model_accels; do
 	t "$a: two boots give the same model counts, window for window (model.txt)" \
 		cmp "$build/check-$a-1/$a/model.txt" "$build/check-$a-2/$a/model.txt"
+	"$top/results/tests-model.sh" "$build/tools" "$build/check-$a-1" | collect || true
 done
-"$top/results/tests-model.sh" "$build/tools" "$build/check-modeled-1" "$build/check-modeled-arm-1" | collect || true
 
 stage "5/5 summary"
 summary

@@ -365,7 +365,7 @@ static int x86_kind(const char *d)
 		return K_RET;
 	if (word_is(d, "call") || word_is(d, "callq") || word_is(d, "calll"))
 		return *op == '*' || (*op != '0' && *op != '$') ? K_CALL_IND : K_CALL;
-	if (word_is(d, "jmp") || word_is(d, "jmpq"))
+	if (word_is(d, "jmp") || word_is(d, "jmpq") || word_is(d, "jmpl"))
 		return *op == '*' || (*op != '0' && *op != '$') ? K_JMP_IND : K_JMP;
 	if (d[0] == 'j' || !strncmp(d, "loop", 4))
 		return K_COND;

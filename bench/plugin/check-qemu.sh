@@ -12,6 +12,11 @@ need=$(nm -D --undefined-only "$plugin" | awk '$2 ~ /^qemu_plugin_/ { print $2 }
 [ -n "$need" ] || { echo "check-qemu.sh: $plugin calls no qemu_plugin_* function" >&2; exit 1; }
 for q in "$@"; do
 	bin=$(command -v "$q") || { echo "[plugin] $q is not installed" >&2; exit 1; }
+	# Debian's qemu-system-i386 is a shell wrapper that execs exe=PATH
+	if [ "$(head -c 2 "$bin")" = '#!' ]; then
+		bin=$(sed -n 's/^exe=//p' "$bin" | head -n 1)
+		[ -x "$bin" ] || { echo "[plugin] $q is a script without an exe=BINARY line" >&2; exit 1; }
+	fi
 	have=$(nm -D --defined-only "$bin" | awk '{ print $3 }' | grep '^qemu_plugin_' | sort -u || true)
 	if [ -z "$have" ]; then
 		echo "[plugin] $bin exports no qemu_plugin_* function: this QEMU was built without plugin support" >&2
