@@ -1388,7 +1388,7 @@ static void concurrent(unsigned long long n, int procs, uint64_t seed)
 		if (!strcmp(nm, "run") || !strcmp(nm, "run_rounds") ||
 		    !strcmp(nm, "skbs") || !strcmp(nm, "samples") ||
 		    !strcmp(nm, "sample_us") || !strcmp(nm, "rounds") ||
-		    !strcmp(nm, "expect"))
+		    !strcmp(nm, "model_calls") || !strcmp(nm, "expect"))
 			knobs[i].owner = 0;
 		else
 			knobs[i].owner = 1 + j++ % (procs - 1);
