@@ -343,6 +343,9 @@ static const char *const model_counters[] = {
 
 #define NMODEL (sizeof(model_counters) / sizeof(model_counters[0]))
 
+/* Indices of model_counters[] the sums below use. */
+enum { M_COND_MISS = 2, M_IND_MISS = 5, M_IND_MISS_BTB = 6, M_RET_MISS = 8 };
+
 /* A model figure per call: small ones keep 4 significant digits. */
 static void set_model_num(struct kv *kv, const char *key, double v)
 {
@@ -412,8 +415,10 @@ static int read_model(const char *dir, struct kv *cell, const struct kv *acc,
 		set_model_num(cell, buf, per[i]);
 	}
 	/* every misprediction, with the history or the last-target indirect predictor */
-	set_model_num(cell, "model_mispredicts", per[2] + per[5] + per[8]);
-	set_model_num(cell, "model_mispredicts_btb", per[2] + per[6] + per[8]);
+	set_model_num(cell, "model_mispredicts",
+		      per[M_COND_MISS] + per[M_IND_MISS] + per[M_RET_MISS]);
+	set_model_num(cell, "model_mispredicts_btb",
+		      per[M_COND_MISS] + per[M_IND_MISS_BTB] + per[M_RET_MISS]);
 	snprintf(buf, sizeof(buf), "%s", formula);
 	for (tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
 		char *colon = strchr(tok, ':');
