@@ -27,9 +27,7 @@ HOSTCFLAGS := -O2 -Wall -Wextra -Werror
 # JIT): ARCH, base config, config fragment, make targets, toolchain prefix,
 # whether perf goes into its initramfs.
 FLAVOURS_CONF := $(TOP)/bench/flavours.conf
-# $(call flavour,NAME,KEY): KEY of flavour NAME's record.
-flavour = $(shell awk -v f='$(1)' -v k='$(2)' '/^[^ \t\#]/ { r = ($$1 == "flavour" && $$2 == f); next } r && $$1 == k { $$1 = ""; sub(/^ +/, ""); print }' $(FLAVOURS_CONF))
-FLAVOURS := $(shell awk '$$1 == "flavour" { print $$2 }' $(FLAVOURS_CONF))
+include $(TOP)/bench/flavours.mk
 $(foreach f,$(FLAVOURS),$(eval KARCH_$(f) := $(call flavour,$(f),arch)))
 $(foreach f,$(FLAVOURS),$(eval KBASE_$(f) := $(call flavour,$(f),base)))
 $(foreach f,$(FLAVOURS),$(eval KFRAG_$(f) := $(addprefix $(TOP)/,$(call flavour,$(f),fragment))))
@@ -42,10 +40,6 @@ $(foreach f,$(FLAVOURS),$(eval KCROSS_$(f) := $(filter-out -,$(call flavour,$(f)
 # static guest tools in build/tools-<flavour>/ and the busybox of Debian's
 # busybox-static:<debarch> (bench/host/foreign-busybox.sh).
 DEFAULT_FLAVOURS := $(foreach f,$(FLAVOURS),$(if $(filter 0 check,$(call flavour,$(f),default)),,$(f)))
-$(foreach f,$(FLAVOURS),$(eval GUESTCC_$(f) := $(filter-out cc,$(call flavour,$(f),guest_cc))))
-$(foreach f,$(FLAVOURS),$(eval DEBARCH_$(f) := $(filter-out -,$(call flavour,$(f),debarch))))
-# The arch of the seccomp filters in its initramfs (default x86_64).
-$(foreach f,$(FLAVOURS),$(eval SECCOMPARCH_$(f) := $(or $(call flavour,$(f),seccomp_arch),x86_64)))
 # Archives appended to a flavour's initramfs: perf where the record says
 # "perf 1", the host's (bench/host/mkperfcpio.sh) or, for a flavour with a
 # debarch, Debian's linux-perf:<debarch> (bench/host/foreign-perf.sh).
@@ -178,10 +172,10 @@ $(BUILD)/tools-arm/modelcheck: bench/plugin/modelcheck.c | deps-cross
 model-tools: $(TOOLS)/bpfmodel.so $(TOOLS)/modelcheck $(BUILD)/tools-arm/modelcheck
 
 # make bench regenerates and compares the x86_64 seccomp filters only (no
-# cross toolchain needed); make check (filters/seccomp check) all three archs.
+# cross toolchain needed); make check (filters/seccomp check) every flavour's.
 filters: deps-bench
 	@$(MAKE) -s -C filters
-	@$(MAKE) -s -C filters/seccomp SECCOMP_ARCHES=x86_64
+	@$(MAKE) -s -C filters/seccomp SECCOMP_ARCHES=x86_64 FLAVOURS_CONF=$(FLAVOURS_CONF)
 	@$(MAKE) -s -C filters/diff
 
 # lib/test_bpf.c's CLASSIC tests as vectors for the guest (build/testbpf/),

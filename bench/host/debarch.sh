@@ -10,6 +10,15 @@
 #                             (epoch as %3a); arch-all, virtual and unknown
 #                             names print nothing
 #   deb_download DIR ARCH PKG...  apt-get download PKG:ARCH... into DIR
+#   apt_update TAG            apt-get update; a list that fails to download
+#                             (a mirror mid-sync) is reported and the lists
+#                             apt has are used: what they lack fails later,
+#                             by name
+
+apt_update() {
+	apt-get update -q > /dev/null ||
+		echo "[$1] apt-get update failed for some package lists (above); going on with the lists apt has" >&2
+}
 
 debarch_enable() {
 	dpkg-architecture -a "$1" -qDEB_HOST_ARCH > /dev/null 2>&1 ||
@@ -23,7 +32,7 @@ debarch_enable() {
 	fi
 	echo "[$2] enabling Debian architecture $1"
 	dpkg --add-architecture "$1"
-	apt-get update -q > /dev/null
+	apt_update "$2"
 }
 
 # One apt-cache call for all of them (each call reads the whole cache).
@@ -47,7 +56,7 @@ deb_files() {
 	df_out=$(deb_files_once "$@")
 	if [ -z "$df_out" ] && [ "$(id -u)" = 0 ]; then
 		# The package lists may predate the architecture being enabled.
-		apt-get update -q > /dev/null
+		apt_update debs
 		df_out=$(deb_files_once "$@")
 	fi
 	[ -z "$df_out" ] || echo "$df_out"

@@ -3,41 +3,64 @@
 # the exact commands and stop.
 #
 # usage: deps.sh bench|check|cross
-#   cross: the 32-bit flavours (i386, arm): cross compilers with their libc
-#   for the static guest tools, qemu-system-arm (qemu-system-i386 is in
-#   qemu-system-x86), the i386 and armhf Debian architectures enabled.
-#   Never gcc-multilib: it conflicts with the cross compilers.  Each
-#   flavour's busybox and perf come from Debian's busybox-static:<arch> and
-#   linux-perf:<arch> (bench/host/foreign-*.sh).
-#   check: also what `make -C filters/seccomp check` needs to regenerate the
-#   i386 and arm seccomp filters: the same cross compilers, Debian's
-#   libseccomp-dev of i386 and armhf (multiarch: those architectures are
-#   enabled first, as foreign-busybox.sh does; the packages co-install with
-#   the amd64 libseccomp-dev and remove nothing) and qemu-user to run the
-#   static i386/arm mkseccomp and the 32-bit guests' perf on the host
-#   (bench/host/tests-foreign-perf.sh).  Those three come without recommends: qemu-user
-#   recommends qemu-user-binfmt, which would register binfmt handlers in the
-#   host kernel.
+#        deps.sh --list bench|check|cross   print what the mode wants (the
+#                                           want, norec and archs lines), install nothing
+#   bench: the x86_64 and um flavours (the common list below).
+#   cross: also every flavour's own host packages (flavours.conf
+#   `packages`: its cross compiler with its libc for the static guest
+#   tools, its qemu-system package) and its Debian architecture (`debarch`)
+#   enabled.  Never gcc-multilib: it conflicts with the cross compilers.
+#   Each such flavour's busybox and perf come from Debian's
+#   busybox-static:<debarch> and linux-perf:<debarch> (bench/host/foreign-*.sh).
+#   check: also what `make -C filters/seccomp check` needs to regenerate
+#   the seccomp filters of every flavour with a debarch: Debian's
+#   libseccomp-dev:<debarch> (multiarch; co-installs with the amd64
+#   libseccomp-dev and removes nothing) and qemu-user to run its static
+#   mkseccomp and the guest's perf on the host
+#   (bench/host/tests-foreign-perf.sh).  Those come without recommends:
+#   qemu-user recommends qemu-user-binfmt, which would register binfmt
+#   handlers in the host kernel.
 set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/host/accels.sh
+. "$here/accels.sh"
+# shellcheck source=bench/host/debarch.sh
+. "$here/debarch.sh"
 
+list=0
+[ "${1:-}" != --list ] || { list=1; shift; }
 common="linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev
 	cpio gzip xz-utils ccache qemu-system-x86 busybox-static tcpdump perl
 	linux-perf libseccomp-dev gnuplot-nox xxd"
-cross="crossbuild-essential-i386 crossbuild-essential-armhf"
-norec="" archs=""
+# From the flavour records: each one's packages and foreign architecture.
+cross="" archs="" seccomp=""
+for f in $FLAVOURS; do
+	cross="$cross $(flavour_attr "$f" packages || true)"
+	a=$(flavour_attr "$f" debarch || echo -)
+	[ "$a" = - ] || case " $archs " in
+	*" $a "*) ;;
+	*) archs="$archs $a" seccomp="$seccomp libseccomp-dev:$a" ;;
+	esac
+done
+norec=""
 case "${1:-bench}" in
-bench) want="$common" ;;
+bench) want="$common" archs="" ;;
 check)
 	want="$common shellcheck libpcap-dev $cross"
-	norec="qemu-user libseccomp-dev:i386 libseccomp-dev:armhf"
-	archs="i386 armhf" ;;
-cross)
-	want="$common $cross qemu-system-arm"
-	# enabled here, once: make -j fetches the busybox and perf of both
-	# at once, and two apt-get updates at once fail on apt's lock
-	archs="i386 armhf" ;;
-*) echo "usage: $0 bench|check|cross" >&2; exit 2 ;;
+	[ -z "$archs" ] || norec="qemu-user$seccomp" ;;
+# cross enables the architectures, once: make -j fetches the busybox and
+# perf of every flavour at once, and two apt-get updates at once fail on
+# apt's lock.
+cross) want="$common $cross" ;;
+*) echo "usage: $0 [--list] bench|check|cross" >&2; exit 2 ;;
 esac
+# shellcheck disable=SC2086 # word lists
+if [ "$list" = 1 ]; then
+	echo "want:" $want
+	echo "norec:" $norec
+	echo "archs:" $archs
+	exit 0
+fi
 
 # missing PKG...: the ones not installed.  PKG:ARCH is that architecture's
 # instance; a bare PKG the native one (or arch all): with multiarch, dpkg
@@ -80,7 +103,7 @@ for a in $addarch; do
 done
 [ -z "$missing$missing_norec" ] || echo "[deps] installing:$missing$missing_norec"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >/dev/null
+apt_update deps
 # shellcheck disable=SC2086
 [ -z "$missing" ] || apt-get install -y -q $missing >/dev/null
 # shellcheck disable=SC2086

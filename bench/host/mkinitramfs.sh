@@ -11,8 +11,8 @@
 # env:   EXTRA_CPIO  archives appended as they are (e.g. perf)
 #        SECCOMP_ARCH the arch of the seccomp filters to pack (the flavour's
 #                    seccomp_arch, bench/flavours.conf; default x86_64): its
-#                    filters/seccomp/short<-arch>.bpf, large<-arch>.bpf and
-#                    verdicts<-arch>.txt go in as short.bpf, large.bpf and
+#                    filters/seccomp/short-<arch>.bpf, large-<arch>.bpf and
+#                    verdicts-<arch>.txt go in as short.bpf, large.bpf and
 #                    verdicts.txt, so the guest plans need no arch of their own
 set -eu
 
@@ -20,14 +20,12 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 
 # seccomp_files ARCH: the gen_init_cpio lines of ARCH's seccomp filters.
 seccomp_files() {
-	case $1 in
-	x86_64) sfx= ;;
-	i386 | arm) sfx=-$1 ;;
-	*) echo "mkinitramfs.sh: unknown seccomp arch '$1' (x86_64, i386, arm)" >&2; return 1 ;;
-	esac
 	for f in short.bpf large.bpf verdicts.txt; do
-		src=$top/filters/seccomp/${f%.*}$sfx.${f##*.}
-		[ -f "$src" ] || { echo "mkinitramfs.sh: missing $src" >&2; return 1; }
+		src=$top/filters/seccomp/${f%.*}-$1.${f##*.}
+		[ -f "$src" ] || {
+			echo "mkinitramfs.sh: no $f for seccomp arch '$1': $src is missing (filters/seccomp/README.md: an arch's filters)" >&2
+			return 1
+		}
 		echo "file /bench/filters/seccomp/$f $src 0644 0 0"
 	done
 }

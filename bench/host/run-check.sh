@@ -134,6 +134,8 @@ host_tests() {
 		"$top/results/tests-compare.sh" "$build/tools" || true
 		"$top/results/tests-model.sh" "$build/tools" || true
 		"$here/tests-badinput.sh" "$top" "$build/tools" || true
+		# a made-up architecture added by records only (fixtures/arch)
+		"$here/tests-arch.sh" "$top" "$build/tools" || true
 		# README.md and docs/ name only files, targets and columns that exist
 		"$here/tests-docs.sh" "$top" || true
 	} | test_lines

@@ -47,3 +47,19 @@ test_summary() {
 	echo "$test_npass passed, $test_nfail failed"
 	[ "$test_nfail" = 0 ]
 }
+
+# series_tree DIR: a tree with a pristine tag and a two-patch series
+series_tree() {
+	git init -q "$1"
+	git -C "$1" config user.name "A. U. Thor"
+	git -C "$1" config user.email "author@example.org"
+	echo base > "$1/a.c"
+	git -C "$1" add a.c
+	git -C "$1" commit -q -m "base"
+	git -C "$1" tag pristine
+	echo one >> "$1/a.c"
+	git -C "$1" commit -q -am "bpf: revive the 3.14 classic BPF interpreter"
+	echo two > "$1/b.c"
+	git -C "$1" add b.c
+	git -C "$1" commit -q -m "bpf: export the interpreters to the bench module"
+}

@@ -15,7 +15,7 @@
  * x86_64, i386 and arm32, so mkseccomp is built three times (Makefile):
  *
  *   native arch        AUDIT_ARCH   names                    built with
- *   x86_64             X86_64       short, large             gcc
+ *   x86_64             X86_64       short-x86_64, ...        gcc
  *   x86 (i386)         I386         short-i386, large-i386   i686-linux-gnu-gcc -static
  *   arm (EABI)         ARM          short-arm, large-arm     arm-linux-gnueabihf-gcc -static
  *
@@ -90,7 +90,7 @@ static const struct target {
 	uint32_t arch;		/* SCMP_ARCH_* = AUDIT_ARCH_* */
 	const char *suffix;	/* of the filter names */
 } targets[] = {
-	{ SCMP_ARCH_X86_64, "" },
+	{ SCMP_ARCH_X86_64, "-x86_64" },
 	{ SCMP_ARCH_X86, "-i386" },
 	{ SCMP_ARCH_ARM, "-arm" },
 };
@@ -210,7 +210,7 @@ static const struct {
 	{ "large", build_large },
 };
 
-/* NAME + the target's suffix: short, short-i386, ... */
+/* NAME + the target's suffix: short-x86_64, short-i386, ... */
 static const char *full_name(const char *name)
 {
 	static char buf[64];

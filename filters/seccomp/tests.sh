@@ -4,10 +4,10 @@
 #   [SECCOMP_ARCHES="x86_64 i386 arm"] [RUN_i386=qemu-i386] [RUN_arm=qemu-arm] \
 #       sh tests.sh BUILDDIR SCRATCHDIR
 #
-# BUILDDIR holds mkseccomp (x86_64), mkseccomp-i386 and mkseccomp-arm (for
-# the archs of SECCOMP_ARCHES), sceval and seccomp-bench (x86_64; -i386 and -arm
-# builds are used when present).  RUN_<arch> runs that arch's static
-# builds (qemu-user; empty: directly).  Prints one line per test, "PASS: ..."
+# BUILDDIR holds mkseccomp-<arch> for the archs of SECCOMP_ARCHES, sceval
+# and seccomp-bench (the host's; seccomp-bench-<arch> builds are used when
+# present).  RUN_<arch> runs that arch's static builds (default: directly
+# for the host's arch, else qemu-user's qemu-<arch>; empty: directly).  Prints one line per test, "PASS: ..."
 # or "FAIL: ..." ("SKIP: ..." when a tool is missing), then "N passed,
 # N failed"; exit 1 if any test failed.
 #
@@ -23,8 +23,6 @@ SRC=$(cd "$(dirname "$0")" && pwd)
 EV=$B/sceval
 SB=$B/seccomp-bench
 SECCOMP_ARCHES=${SECCOMP_ARCHES:-x86_64 i386 arm}
-RUN_i386=${RUN_i386-qemu-i386}
-RUN_arm=${RUN_arm-qemu-arm}
 export LC_ALL=C
 
 # The project's one test protocol (pass, fail, skip, ok, test_summary).
@@ -44,26 +42,26 @@ mkdir -p "$T"
 
 # suffix ARCH: of its filter files (short<suffix>.bpf); verdicts_of ARCH:
 # its verdicts file, whose lines name the filters short and large.
-suffix() {
-	case $1 in
-	x86_64) echo "" ;;
-	*) echo "-$1" ;;
-	esac
-}
+suffix() { echo "-$1"; }
 verdicts_of() {
 	echo "$SRC/verdicts$(suffix "$1").txt"
+}
+
+# run_of ARCH: what runs that arch's builds (RUN_<arch>).
+run_of() {
+	if eval "[ -n \"\${RUN_$1+set}\" ]"; then
+		eval "echo \"\$RUN_$1\""
+	elif [ "$1" != "$(uname -m)" ]; then
+		echo "qemu-$1"
+	fi
 }
 
 # mk ARCH ARGS...: that arch's mkseccomp.
 mk() {
 	mk_arch=$1
 	shift
-	# shellcheck disable=SC2086 # RUN_* is a command with its arguments
-	case $mk_arch in
-	x86_64) "$B/mkseccomp" "$@" ;;
-	i386) $RUN_i386 "$B/mkseccomp-i386" "$@" ;;
-	arm) $RUN_arm "$B/mkseccomp-arm" "$@" ;;
-	esac
+	# shellcheck disable=SC2046 # RUN_* is a command with its arguments
+	$(run_of "$mk_arch") "$B/mkseccomp-$mk_arch" "$@"
 }
 
 # NR_syscalls of 6.1 per arch: the action cache's bitmap bound.
@@ -88,8 +86,8 @@ bits() {
 # the low word of an argument only, and have no x32 check.
 expected_insns() {
 	case $1 in
-	short) echo 15 ;;
-	large) echo 1225 ;;
+	short-x86_64) echo 15 ;;
+	large-x86_64) echo 1225 ;;
 	short-i386 | short-arm) echo 11 ;;
 	large-i386 | large-arm) echo 718 ;;
 	*) echo none ;;
@@ -102,7 +100,7 @@ expected_insns() {
 expected_syscalls() {
 	case $1 in
 	short*) echo 2 ;;
-	large) echo 105 ;;
+	large-x86_64) echo 105 ;;
 	large-i386 | large-arm) echo 106 ;;
 	*) echo none ;;
 	esac
@@ -114,8 +112,8 @@ expected_syscalls() {
 # --prove-uncached) is denied after DENY_INSNS.
 bench_call() {
 	case $1 in
-	short) echo "199 100 0 11 11" ;;
-	large) echo "199 100 0 115 115" ;;
+	short-x86_64) echo "199 100 0 11 11" ;;
+	large-x86_64) echo "199 100 0 115 115" ;;
 	short-i386 | short-arm) echo "199 100 0 8 8" ;;
 	large-i386 | large-arm) echo "199 100 0 113 113" ;;
 	*) echo none ;;
@@ -141,8 +139,8 @@ deny_action() {
 # never runs for them).
 expected_cache() {
 	case $1 in
-	short) seq 0 450 | grep -v -x -e 110 -e 199 ;;
-	large) printf '%s\n' 1 4 228 231 ;;
+	short-x86_64) seq 0 450 | grep -v -x -e 110 -e 199 ;;
+	large-x86_64) printf '%s\n' 1 4 228 231 ;;
 	short-i386) seq 0 450 | grep -v -x -e 64 -e 199 ;;
 	large-i386) printf '%s\n' 1 4 252 265 403 ;;
 	short-arm) seq 0 451 | grep -v -x -e 64 -e 199 ;;
