@@ -114,13 +114,13 @@ $(TOOLS)/knobfuzz: bench/guest/knobfuzz.c results/registry.c results/registry.h
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< results/registry.c
 
-$(TOOLS)/mkcsv: results/mkcsv.c results/stats.c results/stats.h
+$(TOOLS)/mkcsv: results/mkcsv.c results/stats.c results/stats.h results/cell.h
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -o $@ $< results/stats.c -lm
 
 # The host tools share the CSV reader, the registries and the statistics.
 HOSTLIB := results/csv.c results/registry.c results/run.c results/stats.c
-HOSTHDR := results/csv.h results/registry.h results/run.h results/stats.h
+HOSTHDR := results/cell.h results/csv.h results/registry.h results/run.h results/stats.h
 REGFLAGS := -DREG_DIR='"$(TOP)/bench"'
 
 $(TOOLS)/%: results/%.c $(HOSTLIB) $(HOSTHDR)

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cell.h"
 #include "stats.h"
 
 #define MAX_KV 96
@@ -283,7 +284,7 @@ static void print_rows(const struct kv *run)
  */
 static void read_perf_stat(const char *dir, struct kv *cell)
 {
-	char path[8192], line[512];
+	char path[8192], line[512], id[512];
 	const char *tag = kv_get(cell, "tag"), *engine = kv_get(cell, "engine");
 	const char *filter = kv_get(cell, "filter"), *packet = kv_get(cell, "packet");
 	const char *skbs = kv_get(cell, "skbs");
@@ -291,12 +292,12 @@ static void read_perf_stat(const char *dir, struct kv *cell)
 	FILE *f;
 
 	if (kv_get(cell, "id"))
-		snprintf(path, sizeof(path), "%s/perf/%s.stat", dir, kv_get(cell, "id"));
+		snprintf(id, sizeof(id), "%s", kv_get(cell, "id"));
 	else if (tag && engine && filter && packet && skbs)	/* runs before ids */
-		snprintf(path, sizeof(path), "%s/perf/%s-%s-%s-%s-skbs%s.stat", dir,
-			 tag, engine, filter, packet, skbs);
+		cell_id(id, sizeof(id), tag, engine, filter, packet, skbs);
 	else
 		return;
+	snprintf(path, sizeof(path), "%s/perf/%s.stat", dir, id);
 	f = fopen(path, "r");
 	if (!f)
 		return;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cell.h"
 #include "registry.h"
 #include "run.h"
 
@@ -180,9 +181,9 @@ void run_cell_id(const struct run *run, const struct csv_row *r, char *buf,
 	if (csv_has(c, "id") && *csv_get(c, r, "id"))
 		snprintf(buf, n, "%s", csv_get(c, r, "id"));
 	else
-		snprintf(buf, n, "%s-%s-%s-%s-skbs%s", csv_get(c, r, "tag"),
-			 csv_get(c, r, "engine"), csv_get(c, r, "filter"),
-			 csv_get(c, r, "packet"), csv_get(c, r, "skbs"));
+		cell_id(buf, n, csv_get(c, r, "tag"), csv_get(c, r, "engine"),
+			csv_get(c, r, "filter"), csv_get(c, r, "packet"),
+			csv_get(c, r, "skbs"));
 }
 
 /* One perf report's top symbols, on one line (run.h). */

@@ -89,9 +89,10 @@ module_area() {
 # seccomp_cell ENGINE FILTER CALLS RUNS: time RUNS runs of CALLS calls and
 # print one cells.txt line per run (ns per syscall; placement=K
 # placements=RUNS: mkcsv combines them into the cell's median, on the host).
+# shellcheck disable=SC2154 # id, prefix: set by lib.sh's cell_prefix
 seccomp_cell() {
 	engine=$1 filter=$2 calls=$3 runs=$4
-	id=seccomp-$engine-$filter-nr199-skbs1
+	cell_prefix "$engine" "$filter" nr199 1 seccomp
 	file=$SECCOMP/$filter.bpf
 	[ "$filter" = none ] && file=none
 	seccomp_use "$engine" || return 1
@@ -102,7 +103,7 @@ seccomp_cell() {
 			{ say "seccomp-bench $filter failed: $line"; return 1; }
 		ns=$(echo "$line" | sed -n 's/.* ns_per_call=\([0-9.]*\).*/\1/p')
 		i=$((i + 1))
-		echo "id=$id tag=seccomp filter=$filter packet=nr199 engine=$engine skbs=1 placement=$i placements=$runs samples=1 calls_per_sample=$calls min=$ns median=$ns mean=$ns stddev=0 verdict=ALLOW jited=$jited insns=0 image_bytes=0 clock=monotonic"
+		echo "$prefix engine=$engine skbs=1 placement=$i placements=$runs samples=1 calls_per_sample=$calls min=$ns median=$ns mean=$ns stddev=0 verdict=ALLOW jited=$jited insns=0 image_bytes=0 clock=monotonic"
 	done
 	seccomp_perf "$id" "$file" "$calls"
 }
