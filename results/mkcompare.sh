@@ -13,7 +13,8 @@ set -eu
 [ $# = 2 ] || { echo "usage: mkcompare.sh RUN_DIR TOOLS_DIR" >&2; exit 2; }
 run=$1 tools=$2
 here=$(cd "$(dirname "$0")" && pwd)
-kv() { sed -n "s/^$2=//p" "$1" | head -n 1; }
+# shellcheck source=results/kv.sh
+. "$here/kv.sh"
 
 for side in baseline patched; do
 	[ -f "$run/$side/run.txt" ] || { echo "mkcompare.sh: no $run/$side/run.txt (not a make compare run)" >&2; exit 1; }

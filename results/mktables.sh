@@ -52,7 +52,8 @@ trap failed EXIT
 # accelerator's further boots) -> ratios.csv: per cell and engine pair the
 # ratio over the boots with its 95% CI (mkratios: one file per boot), each
 # row with the accelerator, CPU, kernel and config.
-kv() { sed -n "s/^$2=//p" "$1" 2> /dev/null | head -n 1; }
+# shellcheck source=results/kv.sh
+. "$here/kv.sh"
 # boot_files ACCEL_DIR: its paired.txt files, one per boot, in boot order.
 boot_files() {
 	echo "$1/paired.txt"
