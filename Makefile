@@ -11,15 +11,19 @@
 
 TOP      := $(CURDIR)
 BUILD    := $(TOP)/build
-TREE     := $(BUILD)/linux
+# KERNEL=NAME: the source tree of record NAME in bench/kernels.conf
+# (default 6.1, the tree `linux-source` installs; KERNEL=6.12 opts in).
+include $(TOP)/bench/kernels.mk
+TREE     := $(BUILD)/$(KTREE_NAME)
 TOOLS    := $(BUILD)/tools
 MODULE   := $(TOP)/bench/module
 # A kernel is built from KTREE into KOUT/obj-<flavour>, its module and
 # initramfs into KOUT/module-<flavour> and KOUT/initramfs-<flavour>.cpio.gz:
 # make compare (bench/host/run-compare.sh) points them at the trees it
-# patches, build/compare/<side>/.
+# patches, build/compare/<side>/.  A KERNEL other than the default builds
+# into build/kernel-<KERNEL>/.
 KTREE    ?= $(TREE)
-KOUT     ?= $(BUILD)
+KOUT     ?= $(KOUT_DIR)
 HOSTCFLAGS := -O2 -Wall -Wextra -Werror
 
 # Kernel flavours: one record each in bench/flavours.conf (x86_64 boots
@@ -73,18 +77,18 @@ export CCACHE_DEPEND := 1
 all: initramfs
 
 deps-bench:
-	@$(TOP)/bench/host/deps.sh bench
+	@KPACKAGE=$(KPACKAGE) $(TOP)/bench/host/deps.sh bench
 
 # After deps-bench, never beside it: under make -j two apt-gets would race
 # for apt's lock.
 deps-cross: deps-bench
-	@$(TOP)/bench/host/deps.sh cross
+	@KPACKAGE=$(KPACKAGE) $(TOP)/bench/host/deps.sh cross
 
 deps-check:
-	@$(TOP)/bench/host/deps.sh check
+	@KPACKAGE=$(KPACKAGE) $(TOP)/bench/host/deps.sh check
 
 tree: deps-bench
-	@$(TOP)/kernel-patches/prepare-tree.sh $(TREE) $(TOP)/kernel-patches
+	@LINUX_PACKAGE=$(KPACKAGE) $(TOP)/kernel-patches/prepare-tree.sh $(TREE) $(TOP)/$(KSERIES)
 
 kernel: $(addprefix kernel-,$(DEFAULT_FLAVOURS))
 module: $(addprefix module-,$(DEFAULT_FLAVOURS))
@@ -178,10 +182,12 @@ filters: deps-bench
 	@$(MAKE) -s -C filters/seccomp SECCOMP_ARCHES=x86_64 FLAVOURS_CONF=$(FLAVOURS_CONF)
 	@$(MAKE) -s -C filters/diff
 
-# lib/test_bpf.c's CLASSIC tests as vectors for the guest (build/testbpf/),
-# cut from the tree at build time (filters/testbpf/README.md).
+# lib/test_bpf.c's CLASSIC tests as vectors for the guest (build/testbpf/;
+# another KERNEL's in build/kernel-<KERNEL>/testbpf/), cut from the tree at
+# build time (filters/testbpf/README.md).
+TESTBPF := $(if $(filter $(KERNEL_DEFAULT),$(KERNEL)),$(BUILD),$(KOUT_DIR))/testbpf
 testbpf: tree
-	@$(MAKE) -s -C filters/testbpf TREE=$(TREE)
+	@$(MAKE) -s -C filters/testbpf TREE=$(TREE) BUILD=$(TESTBPF)
 
 # Static guest tools and busybox of a flavour with its own compiler.
 $(BUILD)/tools-%/knob: bench/guest/knob.c | deps-cross
@@ -204,18 +210,18 @@ $(BUILD)/busybox-%/busybox: bench/host/foreign-busybox.sh bench/host/debarch.sh
 	@$(TOP)/bench/host/foreign-busybox.sh $(DEBARCH_$*) $@
 
 $(addprefix initramfs-,$(FLAVOURS)): initramfs-%: module-% tools filters testbpf $$(EXTRA_$$*) $$(GDEPS_$$*)
-	@BUSYBOX="$(BUSYBOX_$*)" EXTRA_CPIO="$(EXTRA_$*)" SECCOMP_ARCH="$(SECCOMPARCH_$*)" \
+	@BUSYBOX="$(BUSYBOX_$*)" EXTRA_CPIO="$(EXTRA_$*)" SECCOMP_ARCH="$(SECCOMPARCH_$*)" TESTBPF="$(TESTBPF)" \
 		$(TOP)/bench/host/mkinitramfs.sh \
 		$(KOUT)/initramfs-$*.cpio.gz $(KOUT)/obj-$* $(GTOOLS_$*) \
 		$(KOUT)/module-$*/bpf_bench.ko $(KOUT)/obj-$*/lib/test_bpf.ko
 
 $(BUILD)/perf.cpio.gz: bench/host/mkperfcpio.sh | kernel-x86_64
-	@$(TOP)/bench/host/mkperfcpio.sh $@ $(BUILD)/obj-x86_64
+	@$(TOP)/bench/host/mkperfcpio.sh $@ $(KOUT)/obj-x86_64
 
 # Debian's linux-perf:<debarch> with its libraries and loader; the .debs
 # stay in $(BUILD)/debs/<debarch>/.
 $(BUILD)/perf-%.cpio.gz: bench/host/foreign-perf.sh bench/host/debarch.sh | kernel-%
-	@$(TOP)/bench/host/foreign-perf.sh $(DEBARCH_$*) $(BUILD)/obj-$* $@
+	@$(TOP)/bench/host/foreign-perf.sh $(DEBARCH_$*) $(KOUT)/obj-$* $@
 
 # Bad ACCEL, ARCHES, REPEAT or BENCH_ARGS (bench/args.conf) are refused
 # first, before anything is built; then the estimate, the build of the
@@ -224,7 +230,7 @@ $(BUILD)/perf-%.cpio.gz: bench/host/foreign-perf.sh bench/host/debarch.sh | kern
 bench: bench-input
 	@$(TOP)/bench/host/estimate.sh $(BUILD)
 	@$(MAKE) --no-print-directory -j$$(nproc) $$($(TOP)/bench/host/bench-flavours.sh -t)
-	@$(TOP)/bench/host/run-bench.sh $(TOP) $(BUILD)
+	@KOUT=$(KOUT) KTREE=$(KTREE) KPACKAGE=$(KPACKAGE) $(TOP)/bench/host/run-bench.sh $(TOP) $(BUILD)
 
 bench-input:
 	@$(TOP)/bench/host/run-bench.sh $(TOP) $(BUILD) --check
@@ -270,11 +276,11 @@ fuzz: deps-check
 	@$(TOP)/bench/host/debug-campaign.sh $(TOP) $(BUILD) fuzz
 
 export-patches:
-	@$(TOP)/kernel-patches/export-series.sh $(TREE) $(TOP)/kernel-patches
+	@$(TOP)/kernel-patches/export-series.sh $(TREE) $(TOP)/$(KSERIES)
 
 reset-tree:
 	@rm -f $(TREE)/.git/bench-series
-	@$(TOP)/kernel-patches/prepare-tree.sh $(TREE) $(TOP)/kernel-patches
+	@LINUX_PACKAGE=$(KPACKAGE) $(TOP)/kernel-patches/prepare-tree.sh $(TREE) $(TOP)/$(KSERIES)
 
 clean:
 	rm -rf $(BUILD)

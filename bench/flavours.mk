@@ -15,8 +15,9 @@
 #                       (filters/seccomp/Makefile)
 
 FLAVOURS_CONF ?= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))/flavours.conf
-flavour = $(shell awk -v f='$(1)' -v k='$(2)' '/^[^ \t\#]/ { r = ($$1 == "flavour" && $$2 == f); next } r && $$1 == k { $$1 = ""; sub(/^ +/, ""); print }' $(FLAVOURS_CONF))
-FLAVOURS := $(shell awk '$$1 == "flavour" { print $$2 }' $(FLAVOURS_CONF))
+include $(dir $(lastword $(MAKEFILE_LIST)))registry.mk
+flavour = $(call rec,$(FLAVOURS_CONF),flavour,$(1),$(2))
+FLAVOURS := $(call recs,$(FLAVOURS_CONF),flavour)
 $(foreach f,$(FLAVOURS),$(eval GUESTCC_$(f) := $(filter-out cc,$(call flavour,$(f),guest_cc))))
 $(foreach f,$(FLAVOURS),$(eval DEBARCH_$(f) := $(filter-out -,$(call flavour,$(f),debarch))))
 $(foreach f,$(FLAVOURS),$(eval SECCOMPARCH_$(f) := $(or $(call flavour,$(f),seccomp_arch),x86_64)))

@@ -25,8 +25,9 @@ p=$(git -C "$tree" log --format=%H --diff-filter=A pristine..HEAD -- kernel/bpf/
 [ -n "$p" ] || { echo "cmp-interp-code: no commit adds kernel/bpf/interp.h in $tree" >&2; exit 1; }
 cmdfile=$obj/kernel/bpf/.core.o.cmd
 [ -f "$cmdfile" ] || { echo "cmp-interp-code: $cmdfile missing (build the kernel first)" >&2; exit 1; }
-# The compile command alone (objtool, after the ';', does not change code).
-cmd=$(sed -n 's/^cmd_kernel\/bpf\/core\.o := //p' "$cmdfile" | sed 's/;.*//')
+# The compile command alone (objtool, after the ';', does not change code);
+# 6.1 names it cmd_<object>, 6.12 savedcmd_<object>.
+cmd=$(sed -n 's/^\(saved\)\{0,1\}cmd_kernel\/bpf\/core\.o := //p' "$cmdfile" | sed 's/;.*//')
 case "$cmd" in
 *" -c -o kernel/bpf/core.o ../kernel/bpf/core.c"*) ;;
 *) echo "cmp-interp-code: unexpected compile command in $cmdfile" >&2; exit 1 ;;
@@ -65,7 +66,10 @@ listing() {
 # offsets from the part's start, in table order.
 jumptable() {
 	nm -S "$1" | awk -v f="$2" '$4 == f || $4 == f ".cold" { print $4, $1, $2 }' > "$work/parts"
-	objdump -r -j .rodata..c_jump_table "$1" | awk -v f="$2" '
+	# __annotate_jump_table's section: .rodata..c_jump_table on 6.1,
+	# .data.rel.ro.c_jump_table on 6.12
+	sect=$(objdump -h "$1" | awk '$2 ~ /c_jump_table$/ { print $2; exit }')
+	objdump -r -j "$sect" "$1" | awk -v f="$2" '
 	function hex(o,   v, i) {
 		v = 0
 		for (i = 1; i <= length(o); i++)

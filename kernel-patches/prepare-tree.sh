@@ -1,15 +1,19 @@
 #!/bin/sh
-# Extract Debian's linux-source-6.1 tarball into a git-ignored directory, make
+# Extract a Debian linux-source tarball into a git-ignored directory, make
 # it a git repository with a pristine commit, and apply kernel-patches/*.patch
 # with git am.  Re-running only re-applies the series when it changed, and
 # refuses to discard commits in the tree that were not exported yet.
 #
 # usage: prepare-tree.sh TREE_DIR PATCH_DIR
+# env:   LINUX_PACKAGE  the source package (default linux-source-6.1;
+#                       bench/kernels.conf): its /usr/src/<package>.tar.xz
+#        LINUX_TARBALL  another tarball of it
 set -eu
 
 tree=$1
 patches=$(cd "$2" && pwd)
-tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+package=${LINUX_PACKAGE:-linux-source-6.1}
+tarball=${LINUX_TARBALL:-/usr/src/$package.tar.xz}
 state=$tree/.git/bench-series
 
 say() { printf '[tree] %s\n' "$*"; }
@@ -26,7 +30,7 @@ series_hash() {
 }
 
 if [ ! -d "$tree/.git" ]; then
-	[ -r "$tarball" ] || { echo "missing $tarball (apt-get install linux-source-6.1)" >&2; exit 1; }
+	[ -r "$tarball" ] || { echo "missing $tarball (apt-get install $package)" >&2; exit 1; }
 	rm -rf "$tree.tmp"
 	mkdir -p "$(dirname "$tree")"
 	mkdir -p "$tree.tmp"
@@ -39,7 +43,7 @@ if [ ! -d "$tree/.git" ]; then
 	git -C "$tree.tmp" init -q -b debian
 	git -C "$tree.tmp" add -A
 	git -C "$tree.tmp" -c user.name=bench -c user.email=bench@localhost \
-		commit -q -m "Debian linux-source $(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null || echo unknown)"
+		commit -q -m "Debian linux-source $(dpkg-query -W -f '${Version}' "$package" 2>/dev/null || echo unknown)"
 	git -C "$tree.tmp" tag pristine
 	mv "$tree.tmp" "$tree"
 fi

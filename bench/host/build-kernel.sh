@@ -30,6 +30,7 @@ real=$tree/$(basename "$obj")
 mkdir -p "$real"
 if [ ! -L "$obj" ]; then
 	rm -rf "$obj"
+	mkdir -p "$(dirname "$obj")"
 	ln -s "$real" "$obj"
 fi
 exclude=$(git -C "$tree" rev-parse --path-format=absolute --git-path info/exclude)

@@ -29,7 +29,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 list=0
 [ "${1:-}" != --list ] || { list=1; shift; }
-common="linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev
+# KPACKAGE: the kernel source package (make KERNEL=..., bench/kernels.conf).
+common="${KPACKAGE:-linux-source-6.1} build-essential flex bison bc libelf-dev libssl-dev
 	cpio gzip xz-utils ccache qemu-system-x86 busybox-static tcpdump perl
 	linux-perf libseccomp-dev gnuplot-nox xxd"
 # From the flavour records: each one's packages and foreign architecture.

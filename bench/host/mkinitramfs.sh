@@ -9,6 +9,8 @@
 #        mkinitramfs.sh --seccomp-files [ARCH]   only print the gen_init_cpio
 #                       lines of ARCH's seccomp filters (tests)
 # env:   EXTRA_CPIO  archives appended as they are (e.g. perf)
+#        TESTBPF     the directory of lib/test_bpf.c's vectors (make
+#                    testbpf; default build/testbpf)
 #        SECCOMP_ARCH the arch of the seccomp filters to pack (the flavour's
 #                    seccomp_arch, bench/flavours.conf; default x86_64): its
 #                    filters/seccomp/short-<arch>.bpf, large-<arch>.bpf and
@@ -85,7 +87,7 @@ trap 'rm -f "$list"' EXIT
 		echo "file /bench/filters/diff/$(basename "$f") $f 0644 0 0"
 	done
 	# lib/test_bpf.c's CLASSIC tests, cut from the tree (make testbpf)
-	for f in "$top"/build/testbpf/vectors.txt "$top"/filters/testbpf/exceptions.txt; do
+	for f in "${TESTBPF:-$top/build/testbpf}"/vectors.txt "$top"/filters/testbpf/exceptions.txt; do
 		[ -f "$f" ] || { echo "missing $f (make testbpf)" >&2; exit 1; }
 		echo "file /bench/filters/testbpf/$(basename "$f") $f 0644 0 0"
 	done

@@ -10,6 +10,7 @@ set -eu
 
 out=$1 kobj=$2
 gen=$kobj/usr/gen_init_cpio
+[ -x "$gen" ] || { echo "missing $gen (build the kernel first)" >&2; exit 1; }
 perf=$(command -v perf) || { echo "perf not found (apt-get install linux-perf)" >&2; exit 1; }
 
 list=$(mktemp)

@@ -28,7 +28,11 @@
 #               every kernel comes before boot K+1 of any, in the order
 #               A B, B A, A B, ... (drift in the host falls on both alike),
 #               with the same layout seed; the tables stage is then
-#               results/mkcompare.sh.  Default: one kernel, BUILD's.
+#               results/mkcompare.sh.  Default: one kernel, KOUT's.
+#        KTREE, KPACKAGE, KOUT  the kernel source tree, its Debian package
+#               and the directory of its obj-<flavour>/ and initramfs
+#               (the Makefile's, from KERNEL; default BUILD/linux,
+#               linux-source-6.1, BUILD)
 #
 # A run that does not get to the end (a boot fails, hangs or panics, the
 # tables stage fails, an interrupt) is marked incomplete: RUN/INCOMPLETE
@@ -38,6 +42,9 @@ set -eu
 
 top=$1 build=$2
 here=$top/bench/host
+# The kernel source tree (make KERNEL=..., bench/kernels.conf): its tree,
+# Debian package and the directory of its kernels and initramfs.
+ktree=${KTREE:-$build/linux} kpackage=${KPACKAGE:-linux-source-6.1} kout=${KOUT:-$build}
 # the model plugin of the modeled accelerators (make model-tools)
 export MODEL_PLUGIN="${MODEL_PLUGIN:-$build/tools/bpfmodel.so}"
 # shellcheck source=bench/host/accels.sh
@@ -50,8 +57,8 @@ results=${RESULTS_DIR:-$top/results}
 die() { echo "[bench] $*" >&2; exit 2; }
 # kernel_of ACCEL [OUT], initrd_of ACCEL [OUT]: what ACCEL boots (OUT: a
 # kernel of KERNELS; default BUILD's).
-kernel_of() { flavour_kernel "${2:-$build}" "$(accel_flavour "$1")"; }
-initrd_of() { echo "${2:-$build}/initramfs-$(accel_flavour "$1").cpio.gz"; }
+kernel_of() { flavour_kernel "${2:-$kout}" "$(accel_flavour "$1")"; }
+initrd_of() { echo "${2:-$kout}/initramfs-$(accel_flavour "$1").cpio.gz"; }
 kernels=${KERNELS:-}
 
 # Bad input is refused here, before anything is built or booted.
@@ -101,7 +108,7 @@ fi
 # Every accelerator's kernel flavour must be built (make builds the default
 # flavours only; the opt-in ones are make initramfs-FLAVOUR).
 # The kernels: NAME=OUT each, NAME empty for the one kernel of make bench.
-sides=${kernels:-=$build}
+sides=${kernels:-=$kout}
 # side_dir DIR NAME: the run directory of kernel NAME in run directory DIR.
 side_dir() { echo "$1${2:+/$2}"; }
 for a in $accel; do
@@ -159,9 +166,10 @@ for s in $sides; do
 		echo "run_id=$run_id"
 		echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 		echo "host_cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
-		echo "kernel=$(make -s -C "$build/linux" kernelversion)"
-		echo "debian_version=$(dpkg-query -W -f '${Version}' linux-source-6.1)"
-		echo "series_hash=$(sed -n 's/^applied_hash=//p' "$build/linux/.git/bench-series")"
+		echo "kernel=$(make -s -C "$ktree" kernelversion)"
+		echo "debian_package=$kpackage"
+		echo "debian_version=$(dpkg-query -W -f '${Version}' "$kpackage")"
+		echo "series_hash=$(sed -n 's/^applied_hash=//p' "$ktree/.git/bench-series")"
 		echo "accels=$accel"
 		echo "arches=${ARCHES:-$ALL_ARCHES}"
 		echo "repeat=${REPEAT:-1}"
