@@ -71,7 +71,7 @@ export CCACHE_NOHASHDIR := 1
 export CCACHE_DEPEND := 1
 
 .PHONY: all bench bench-input compare compare-input tables check fuzz deps-bench deps-check deps-cross tree kernel module tools filters \
-	initramfs export-patches reset-tree clean plots cover-letter readme-results testbpf model-tools \
+	initramfs export-patches reset-tree trend clean plots cover-letter readme-results testbpf model-tools \
 	$(foreach f,$(FLAVOURS),kernel-$(f) module-$(f) initramfs-$(f))
 
 all: initramfs
@@ -154,7 +154,7 @@ $(TOOLS)/mkratios $(TOOLS)/mkcompare: $(TOOLS)/%: results/%.c results/paired.c r
 tools: deps-bench $(TOOLS)/knob $(TOOLS)/mkcsv $(TOOLS)/mktable $(TOOLS)/cmpruns \
 	$(TOOLS)/crosscheck $(TOOLS)/mkcover $(TOOLS)/csv2dat $(TOOLS)/seccomp-bench \
 	$(TOOLS)/bpfdiff $(TOOLS)/control $(TOOLS)/mkratios $(TOOLS)/knobfuzz $(TOOLS)/simboots \
-	$(TOOLS)/mkclaims $(TOOLS)/csvget $(TOOLS)/mkcompare
+	$(TOOLS)/mkclaims $(TOOLS)/csvget $(TOOLS)/mkcompare $(TOOLS)/mktrend
 
 # The branch and cache model (docs/model.md): the QEMU plugin, checked
 # against the installed QEMUs' exports, and its validation programs
@@ -246,7 +246,7 @@ compare-input:
 # docs/compare.md).
 compare: compare-input tree tools
 	@COMPARE=1 $(TOP)/bench/host/estimate.sh $(BUILD)
-	@$(TOP)/bench/host/run-compare.sh $(TOP) $(BUILD)
+	@KERNEL=$(KERNEL) KTREE=$(TREE) KOUT=$(KOUT) KPACKAGE=$(KPACKAGE) $(TOP)/bench/host/run-compare.sh $(TOP) $(BUILD)
 
 # make tables RUN=results/<id>: results.csv, table.txt, plots/ and a cover
 # letter (RUN/cover-letter.patch, when the patched tree exists) re-made
@@ -274,6 +274,14 @@ check: deps-check
 # reloads, then kmemleak and the kernel log; ends "N passed, N failed".
 fuzz: deps-check
 	@$(TOP)/bench/host/debug-campaign.sh $(TOP) $(BUILD) fuzz
+
+# make trend RUNS="results/A results/B" [ACCEL=icount]: one accelerator's
+# figures on the kernels of several runs beside the 2014 table
+# (docs/kernels.md), into the last run's trend-<accel>.txt.
+trend: $(TOOLS)/mktrend
+	@test -n "$(RUNS)" || { echo 'make trend: RUNS="results/<id> results/<id>..." (runs of different kernels)' >&2; exit 2; }
+	@$(TOOLS)/mktrend $(or $(filter-out auto,$(ACCEL)),icount) $(RUNS) > $(lastword $(RUNS))/trend-$(or $(filter-out auto,$(ACCEL)),icount).txt
+	@cat $(lastword $(RUNS))/trend-$(or $(filter-out auto,$(ACCEL)),icount).txt
 
 export-patches:
 	@$(TOP)/kernel-patches/export-series.sh $(TREE) $(TOP)/$(KSERIES)

@@ -355,4 +355,18 @@ expect "readme: README.md has exactly one reference-run block" \
 expect "tables: the stage refuses a directory that is not a run" \
 	sh -c "! '$(dirname "$0")/mktables.sh' '$tmp/nothing' '$tools' 2>/dev/null"
 
+# make trend: one accelerator on two kernels (fixtures icount-engines, 6.1,
+# and icount-612, 6.12) beside the 2014 table.
+fxd=$(dirname "$0")/fixtures
+"$tools/mktrend" icount "$fxd/icount-engines" "$fxd/icount-612" > "$tmp/trend.txt" 2>&1 || true
+expect "trend: columns headed by the two runs' kernels" \
+	grep -Eq '^ +2014 +6\.1\.192 +6\.12\.118 +last/first$' "$tmp/trend.txt"
+expect "trend: new BPF, fprog #1 cache-hit: 2014 31 ns, 744.2 (58 VM insns) on 6.1, 863.4 (58) on 6.12, 1.16x" \
+	grep -Eq '^  new BPF +31 +744\.2 +\(58\) +863\.4 +\(58\) +1\.16$' "$tmp/trend.txt"
+expect "trend: old BPF unchanged (286.1, 14 classic insns), the eBPF JIT TBD in 2014" sh -c "
+	grep -Eq '^  old BPF +90 +286\.1 +\(14\) +286\.1 +\(14\) +1\.00$' '$tmp/trend.txt' &&
+	grep -Eq '^  new BPF jit +TBD +124\.0 +\(58\) +124\.1 +\(58\) +1\.00$' '$tmp/trend.txt'"
+refused "trend: a run without the accelerator is refused, by name" \
+	"mktrend: no results of this accelerator in .*icount-612" "$tools/mktrend" uml "$fxd/icount-612"
+
 test_summary

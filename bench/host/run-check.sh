@@ -136,6 +136,8 @@ host_tests() {
 		"$here/tests-badinput.sh" "$top" "$build/tools" || true
 		# a made-up architecture added by records only (fixtures/arch)
 		"$here/tests-arch.sh" "$top" "$build/tools" || true
+		# the kernel trees (KERNEL=6.1|6.12) by their records
+		"$here/tests-kernels.sh" "$top" || true
 		# README.md and docs/ name only files, targets and columns that exist
 		"$here/tests-docs.sh" "$top" || true
 	} | test_lines

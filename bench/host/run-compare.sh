@@ -14,6 +14,10 @@
 #                 top of the benchmark tree first (default: none, the
 #                 baseline is build/linux, Debian's tree with kernel-patches/)
 #        ACCEL, ARCHES, BOOTS, BENCH_ARGS, RESULTS_DIR: as make bench
+#        KERNEL, KTREE, KOUT, KPACKAGE: the benchmark tree, its objects and
+#                 Debian package (make compare KERNEL=6.12; default
+#                 build/linux, build/, linux-source-6.1); the comparison
+#                 goes to KOUT/compare/
 #
 # The trees are build/compare/{baseline,patched}/linux (git worktrees of
 # build/linux), the objects in them; a patch that does not apply is
@@ -22,8 +26,8 @@ set -eu
 
 top=$1 build=$2
 here=$top/bench/host
-tree=$build/linux
-cmp=$build/compare
+tree=${KTREE:-$build/linux} kout=${KOUT:-$build}
+cmp=$kout/compare
 say() { printf '[compare] %s\n' "$*"; }
 die() { echo "[compare] $*" >&2; exit 2; }
 
@@ -47,7 +51,7 @@ else
 	mkdir -p "$cmp/baseline"
 	: > "$cmp/baseline/patches.txt"
 	echo "$base" > "$cmp/baseline/head"
-	bout=$build btree=$tree
+	bout=$kout btree=$tree
 fi
 "$here/compare-tree.sh" "$tree" "$base" "$cmp/patched" "$PATCHES"
 [ -s "$cmp/patched/patches.txt" ] || die "PATCHES=$PATCHES: no patch in it"
@@ -82,8 +86,8 @@ for side in baseline patched; do
 	# make bench's kernels stay where they are: the baseline links them.
 	if [ "$side" = baseline ] && [ -z "${BASE:-}" ]; then
 		for f in $flavours; do
-			ln -sfn "$build/obj-$f" "$cmp/baseline/obj-$f"
-			ln -sfn "$build/initramfs-$f.cpio.gz" "$cmp/baseline/initramfs-$f.cpio.gz"
+			ln -sfn "$kout/obj-$f" "$cmp/baseline/obj-$f"
+			ln -sfn "$kout/initramfs-$f.cpio.gz" "$cmp/baseline/initramfs-$f.cpio.gz"
 		done
 		bout=$cmp/baseline
 	fi

@@ -43,6 +43,21 @@ refused() {
 	fi
 }
 # test_summary: "N passed, N failed"; fails if any test failed.
+# is GOT WANT NAME: one test of a value.
+is() {
+	if [ "$1" = "$2" ]; then pass "$3"; else fail "$3 (got '$1', want '$2')"; fi
+}
+
+# makevar DIR VAR [MAKEVAR=VALUE...]: VAR as the Makefile in DIR computes
+# it from the registries (FLAVOURS_CONF when set); no recipe runs.
+makevar() {
+	mv_dir=$1 mv_var=$2
+	shift 2
+	# shellcheck disable=SC2016 # make expands it
+	make -s --no-print-directory -C "$mv_dir" ${FLAVOURS_CONF:+FLAVOURS_CONF="$FLAVOURS_CONF"} "$@" \
+		--eval 'print-var-%: ; @echo $($*)' "print-var-$mv_var"
+}
+
 test_summary() {
 	echo "$test_npass passed, $test_nfail failed"
 	[ "$test_nfail" = 0 ]

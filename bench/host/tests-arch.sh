@@ -24,17 +24,6 @@ cat "$top/bench/accels.conf" "$fx/accel.conf" > "$tmp/accels.conf"
 FLAVOURS_CONF=$tmp/flavours.conf ACCELS_CONF=$tmp/accels.conf
 export FLAVOURS_CONF ACCELS_CONF
 
-# is GOT WANT NAME: one test of a value.
-is() {
-	if [ "$1" = "$2" ]; then pass "$3"; else fail "$3 (got '$1', want '$2')"; fi
-}
-# makevar DIR VAR: VAR as the Makefile in DIR computes it from the
-# registry (no recipe runs).
-makevar() {
-	# shellcheck disable=SC2016 # make expands it
-	make -s --no-print-directory -C "$1" FLAVOURS_CONF="$FLAVOURS_CONF" \
-		--eval 'print-var-%: ; @echo $($*)' "print-var-$2"
-}
 
 # --- the build: the top Makefile's variables of flavour armv7 -------------
 is "$(makevar "$top" KARCH_armv7) $(makevar "$top" KCROSS_armv7) $(makevar "$top" KTARGETS_armv7)" \

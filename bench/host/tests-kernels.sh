@@ -1,0 +1,39 @@
+#!/bin/sh
+# The kernel trees are a registry (bench/kernels.conf, docs/kernels.md):
+# KERNEL=NAME picks the tree, the objects' directory, the series and the
+# Debian package from the record, the default stays 6.1's layout, a name
+# the registry lacks is refused; run-bench.sh and run-compare.sh take the
+# tree from KTREE/KOUT/KPACKAGE.  Nothing is built or booted.
+#
+# usage: tests-kernels.sh TOP     prints PASS:/FAIL: lines
+set -eu
+top=$(cd "$1" && pwd)
+TEST_PREFIX="kernels: "
+# shellcheck source=bench/host/testlib.sh
+. "$top/bench/host/testlib.sh"
+b=$top/build
+
+is "$(makevar "$top" KERNEL) $(makevar "$top" TREE) $(makevar "$top" KOUT) $(makevar "$top" KSERIES) $(makevar "$top" KPACKAGE)" \
+	"6.1 $b/linux $b kernel-patches linux-source-6.1" \
+	"the default is 6.1: build/linux, objects in build/, kernel-patches/, linux-source-6.1"
+is "$(makevar "$top" TREE KERNEL=6.12) $(makevar "$top" KOUT KERNEL=6.12) $(makevar "$top" KSERIES KERNEL=6.12) $(makevar "$top" KPACKAGE KERNEL=6.12)" \
+	"$b/linux-6.12 $b/kernel-6.12 kernel-patches/6.12 linux-source-6.12" \
+	"KERNEL=6.12: build/linux-6.12, objects in build/kernel-6.12/, kernel-patches/6.12, linux-source-6.12"
+is "$(makevar "$top" TESTBPF) $(makevar "$top" TESTBPF KERNEL=6.12)" "$b/testbpf $b/kernel-6.12/testbpf" \
+	"lib/test_bpf.c's vectors are cut per tree"
+refused "an unknown KERNEL is refused, naming the registry's" \
+	"unknown KERNEL=5.10 \(bench/kernels.conf: 6.1 6.12\)" makevar "$top" TREE KERNEL=5.10
+expect "every record's series directory holds its patches (0001-*.patch...)" sh -c "
+	for s in \$(awk '\$1 == \"series\" { print \$2 }' '$top/bench/kernels.conf'); do
+		ls '$top'/\$s/0001-*.patch > /dev/null || exit 1
+	done"
+expect "deps.sh installs the tree's package (KPACKAGE)" sh -c "
+	KPACKAGE=linux-source-6.12 '$top/bench/host/deps.sh' --list bench | grep -q '^want: linux-source-6.12 '"
+# The runner takes the tree, the objects and the package it is given: a
+# KERNEL=6.12 run with no kernel built is refused naming build/kernel-6.12.
+refused "run-bench.sh boots KOUT's kernels (none built: refused, naming them)" \
+	"no .*$tmp/k612/initramfs-x86_64.cpio.gz|not built \(no $tmp/k612/" \
+	env ACCEL=icount ARCHES=x86_64 KOUT="$tmp/k612" KTREE="$tmp/linux" KPACKAGE=linux-source-6.12 \
+	RESULTS_DIR="$tmp/results" "$top/bench/host/run-bench.sh" "$top" "$tmp/build"
+
+test_summary
