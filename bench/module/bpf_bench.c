@@ -43,9 +43,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include <linux/version.h>
-/* 6.12 moved the unaligned accessors out of asm/ (bench/kernels.conf) */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#ifdef BENCH_LINUX_UNALIGNED	/* Kbuild: 6.12 moved them out of asm/ */
 #include <linux/unaligned.h>
 #else
 #include <asm/unaligned.h>
@@ -648,7 +646,9 @@ static void bench_apply_skb_meta(struct sk_buff *skb)
 	skb->queue_mapping = v[BENCH_META_QUEUE_MAPPING];
 	skb->vlan_tci = v[BENCH_META_VLAN_TCI];
 	skb->vlan_proto = htons(v[BENCH_META_VLAN_PROTO]);
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#ifdef BENCH_SKB_VLAN_PRESENT	/* Kbuild: the tree's skbuff has the bit */
+	skb->vlan_present = v[BENCH_META_VLAN_PRESENT];
+#else
 	/*
 	 * Since 6.2 a tag is present when vlan_all (protocol and TCI) is not
 	 * 0: no tag clears both, a tag without a protocol gets 802.1Q's.
@@ -657,8 +657,6 @@ static void bench_apply_skb_meta(struct sk_buff *skb)
 		skb->vlan_all = 0;
 	else if (!skb->vlan_proto)
 		skb->vlan_proto = htons(ETH_P_8021Q);
-#else
-	skb->vlan_present = v[BENCH_META_VLAN_PRESENT];
 #endif
 	if (bench_meta.set & BENCH_META_DEV)
 		skb->dev = &bench_dev;
