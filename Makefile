@@ -185,7 +185,7 @@ filters: deps-bench
 # lib/test_bpf.c's CLASSIC tests as vectors for the guest (build/testbpf/;
 # another KERNEL's in build/kernel-<KERNEL>/testbpf/), cut from the tree at
 # build time (filters/testbpf/README.md).
-TESTBPF := $(if $(filter $(KERNEL_DEFAULT),$(KERNEL)),$(BUILD),$(KOUT_DIR))/testbpf
+TESTBPF := $(KOUT_DIR)/testbpf
 testbpf: tree
 	@$(MAKE) -s -C filters/testbpf TREE=$(TREE) BUILD=$(TESTBPF)
 
@@ -278,10 +278,11 @@ fuzz: deps-check
 # make trend RUNS="results/A results/B" [ACCEL=icount]: one accelerator's
 # figures on the kernels of several runs beside the 2014 table
 # (docs/kernels.md), into the last run's trend-<accel>.txt.
+TREND_ACCEL = $(or $(filter-out auto,$(ACCEL)),icount)
 trend: $(TOOLS)/mktrend
 	@test -n "$(RUNS)" || { echo 'make trend: RUNS="results/<id> results/<id>..." (runs of different kernels)' >&2; exit 2; }
-	@$(TOOLS)/mktrend $(or $(filter-out auto,$(ACCEL)),icount) $(RUNS) > $(lastword $(RUNS))/trend-$(or $(filter-out auto,$(ACCEL)),icount).txt
-	@cat $(lastword $(RUNS))/trend-$(or $(filter-out auto,$(ACCEL)),icount).txt
+	@$(TOOLS)/mktrend $(TREND_ACCEL) $(RUNS) > $(lastword $(RUNS))/trend-$(TREND_ACCEL).txt
+	@cat $(lastword $(RUNS))/trend-$(TREND_ACCEL).txt
 
 export-patches:
 	@$(TOP)/kernel-patches/export-series.sh $(TREE) $(TOP)/$(KSERIES)

@@ -20,5 +20,7 @@ $(error unknown KERNEL=$(KERNEL) (bench/kernels.conf: $(KERNELS_ALL)))
 endif
 KPACKAGE := $(call rec,$(KERNELS_CONF),kernel,$(KERNEL),package)
 KSERIES := $(call rec,$(KERNELS_CONF),kernel,$(KERNEL),series)
-KTREE_NAME := linux$(if $(filter-out $(KERNEL_DEFAULT),$(KERNEL)),-$(KERNEL))
-KOUT_DIR = $(BUILD)$(if $(filter-out $(KERNEL_DEFAULT),$(KERNEL)),/kernel-$(KERNEL))
+# another kernel than the default gets directories of its own
+KOTHER := $(filter-out $(KERNEL_DEFAULT),$(KERNEL))
+KTREE_NAME := linux$(if $(KOTHER),-$(KERNEL))
+KOUT_DIR = $(BUILD)$(if $(KOTHER),/kernel-$(KERNEL))
