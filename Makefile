@@ -277,12 +277,16 @@ fuzz: deps-check
 
 # make trend RUNS="results/A results/B" [ACCEL=icount]: one accelerator's
 # figures on the kernels of several runs beside the 2014 table
-# (docs/kernels.md), into the last run's trend-<accel>.txt.
+# (docs/kernels.md), into the last run's trend-<accel>.txt, and its plot
+# (last/first per cell and engine) into the last run's plots/trend-<accel>.*.
 TREND_ACCEL = $(or $(filter-out auto,$(ACCEL)),icount)
 trend: $(TOOLS)/mktrend
 	@test -n "$(RUNS)" || { echo 'make trend: RUNS="results/<id> results/<id>..." (runs of different kernels)' >&2; exit 2; }
 	@$(TOOLS)/mktrend $(TREND_ACCEL) $(RUNS) > $(lastword $(RUNS))/trend-$(TREND_ACCEL).txt
 	@cat $(lastword $(RUNS))/trend-$(TREND_ACCEL).txt
+	@mkdir -p $(lastword $(RUNS))/plots
+	@$(TOOLS)/mktrend -p $(lastword $(RUNS))/plots $(TREND_ACCEL) $(RUNS) > $(lastword $(RUNS))/plots/trend-index.txt
+	@! command -v gnuplot > /dev/null || $(TOP)/plots/render.sh --index $(lastword $(RUNS))/plots $(lastword $(RUNS))/plots/trend-index.txt
 
 export-patches:
 	@$(TOP)/kernel-patches/export-series.sh $(TREE) $(TOP)/$(KSERIES)

@@ -102,6 +102,9 @@ if [ -f "$run/ratios.csv" ]; then
 else
 	"$tools/mktable" "$run/results.csv" > "$run/table.txt"
 fi
+# A run of a tree other than the default: its counted figures beside the
+# default tree's reference run (bench/kernels.conf reference; docs/kernels.md).
+"$tools/mktrend" -r "$run" >> "$run/table.txt"
 
 # REPEAT=n: each cell's median over the n runs (REPEAT: whole runs) and their spread,
 # (max - min) / min (run-to-run spread), below the tables.
@@ -160,7 +163,7 @@ trap - EXIT
 
 if [ "${PLOTS:-1}" != 0 ]; then
 	if command -v gnuplot > /dev/null; then
-		CSV2DAT=$tools/csv2dat "$(dirname "$here")/plots/render.sh" "$run"
+		CSV2DAT=$tools/csv2dat MKTREND=$tools/mktrend "$(dirname "$here")/plots/render.sh" "$run"
 	else
 		echo "[tables] no gnuplot: no plots (apt-get install gnuplot-nox)" >&2
 	fi

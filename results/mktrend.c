@@ -4,22 +4,34 @@
  * table: for each cell of engines.conf and each engine, the 2014 figure
  * of the accelerator's architecture, then per run (one column each, headed
  * by its kernel version) the median per call and the VM instructions one
- * call executes, and the last run's median over the first's.
+ * call executes, and the last run's median over the first's; then the
+ * change split into VM instructions and cost per VM instruction (cache-hit
+ * cells), and the paired ratios with their CIs per run where the runs have
+ * them.
  *
- * usage: mktrend ACCEL RUN_DIR...   (make trend RUNS="results/A results/B")
+ * usage: mktrend [-p PLOT_DIR] ACCEL RUN_DIR...   (make trend RUNS="A B")
+ *        mktrend [-p PLOT_DIR] -r RUN_DIR
  *
  * The runs are tables-stage outputs (results.csv); each must have ACCEL.
+ * -r: RUN_DIR against the default kernel's reference run (bench/kernels.conf
+ * "reference"), for every counted accelerator both have; nothing for a run
+ * of the default kernel (the tables stage appends this to table.txt).
+ * -p: no table; the plot of each trend (PLOT_DIR/trend-<accel>.dat and .gp,
+ * for plots/bars.gp: last/first per cell and engine) and its index line.
  * A counted accelerator's figures are exact, so the change between two
  * kernels is the change in the code that runs, not noise.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "registry.h"
 #include "run.h"
 
 #define MAX_RUNS 8
+
+static const char *plot_dir;
 
 static void die(const char *what, const char *arg)
 {
@@ -27,58 +39,68 @@ static void die(const char *what, const char *arg)
 	exit(1);
 }
 
-int main(int argc, char **argv)
+static const char *kernel_of(const struct run *run, const char *accel)
 {
-	struct run runs[MAX_RUNS];
-	const char *accel, *flavour, *unit;
-	const struct csv_row *any;
+	const char *k = run_info(run, "kernel");
+
+	return *k ? k : csv_get(&run->results, run_accel_row(run, accel), "kernel");
+}
+
+static const struct csv_row *cell(const struct run *run, const char *accel,
+				  const char *engine, const struct reg_rec *c)
+{
+	return run_result(run, accel, "bench", engine, reg_get(c, "filter"),
+			  reg_get(c, "skbs"));
+}
+
+static double median(const struct run *run, const struct csv_row *r)
+{
+	return r ? atof(csv_get(&run->results, r, "median")) : 0;
+}
+
+/* VM instructions one call executes (0: not known). */
+static double vm_insns(const struct run *run, const struct csv_row *r)
+{
+	if (!r || !csv_has(&run->results, "vm_insns"))
+		return 0;
+	return atof(csv_get(&run->results, r, "vm_insns"));
+}
+
+static int has_engine(struct run *runs, int n, const char *accel,
+		      const char *engine, const struct reg_rec *c)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (cell(&runs[i], accel, engine, c))
+			return 1;
+	return 0;
+}
+
+static void figures(struct run *runs, int n, const char *accel,
+		    const char *flavour)
+{
 	struct reg *eng = reg_engines(), *cells = reg_cells();
-	int n, i, c, e;
+	int i, c, e;
 
-	if (argc < 3 || argc - 2 > MAX_RUNS) {
-		fprintf(stderr, "usage: mktrend ACCEL RUN_DIR... (1 to %d runs)\n", MAX_RUNS);
-		return 2;
-	}
-	accel = argv[1];
-	n = argc - 2;
-	memset(runs, 0, sizeof(runs));
-	for (i = 0; i < n; i++) {
-		run_load_dir(&runs[i], argv[i + 2]);
-		if (!run_accel_row(&runs[i], accel))
-			die("no results of this accelerator in", argv[i + 2]);
-	}
-	any = run_accel_row(&runs[0], accel);
-	flavour = csv_get(&runs[0].results, any, "flavour");
-	unit = csv_get(&runs[0].results, any, "unit");
-
-	printf("trend, accel=%s, flavour %s: %s\n2014: ns per call on hardware (the %s table); the runs: %s per call\n",
-	       accel, flavour, run_accel_what(&runs[0], accel),
-	       reg_ref_arch(flavour), unit);
 	printf("%-22s %8s", "", "2014");
 	for (i = 0; i < n; i++)
-		printf("  %16.16s", *run_info(&runs[i], "kernel") ?
-		       run_info(&runs[i], "kernel") :
-		       csv_get(&runs[i].results, run_accel_row(&runs[i], accel), "kernel"));
+		printf("  %16.16s", kernel_of(&runs[i], accel));
 	printf("  %9s\n", n > 1 ? "last/first" : "");
 	printf("%-22s %8s", "", "ns");
 	for (i = 0; i < n; i++)
 		printf("  %16s", "median (vm insns)");
 	printf("\n");
 	for (c = 0; c < cells->n; c++) {
-		const char *filter = reg_get(&cells->rec[c], "filter");
-		const char *skbs = reg_get(&cells->rec[c], "skbs");
+		const struct reg_rec *cr = &cells->rec[c];
 
-		printf("%s %s\n", reg_get(&cells->rec[c], "head"),
-		       reg_get(&cells->rec[c], "sub"));
+		printf("%s %s\n", reg_get(cr, "head"), reg_get(cr, "sub"));
 		for (e = 0; e < eng->n; e++) {
 			const char *name = eng->rec[e].name;
 			char ref[REG_MAX][32];
-			double first = 0, last = 0;
-			int have = 0;
+			double first, last;
 
-			for (i = 0; i < n; i++)
-				have |= !!run_result(&runs[i], accel, "bench", name, filter, skbs);
-			if (!have)
+			if (!has_engine(runs, n, accel, name, cr))
 				continue;
 			printf("  %-20s", engine_label(name));
 			/* the 2014 figures are per cell, in the cells' order */
@@ -87,27 +109,260 @@ int main(int argc, char **argv)
 			else
 				printf(" %8s", "-");
 			for (i = 0; i < n; i++) {
-				const struct csv_row *r = run_result(&runs[i], accel, "bench",
-								     name, filter, skbs);
-				const struct csv *cv = &runs[i].results;
+				const struct csv_row *r = cell(&runs[i], accel, name, cr);
 				char vm[24] = "";
 
 				if (!r) {
 					printf("  %16s", "-");
 					continue;
 				}
-				if (csv_has(cv, "vm_insns") && *csv_get(cv, r, "vm_insns"))
-					snprintf(vm, sizeof(vm), "(%s)", csv_get(cv, r, "vm_insns"));
-				printf("  %10.1f %5s", atof(csv_get(cv, r, "median")), vm);
-				if (i == 0)
-					first = atof(csv_get(cv, r, "median"));
-				if (i == n - 1)
-					last = atof(csv_get(cv, r, "median"));
+				if (vm_insns(&runs[i], r) > 0)
+					snprintf(vm, sizeof(vm), "(%s)",
+						 csv_get(&runs[i].results, r, "vm_insns"));
+				printf("  %10.1f %5s", median(&runs[i], r), vm);
 			}
+			first = median(&runs[0], cell(&runs[0], accel, name, cr));
+			last = median(&runs[n - 1], cell(&runs[n - 1], accel, name, cr));
 			if (n > 1 && first > 0 && last > 0)
 				printf("  %9.2f", last / first);
 			printf("\n");
 		}
 	}
+}
+
+/*
+ * The change from the first run to the last, per engine and cache-hit cell
+ * (skbs 1): per call = VM instructions x cost per VM instruction, so a
+ * change in what the conversion emits shows apart from one in what the
+ * engine pays per instruction.
+ */
+static void decomposition(struct run *runs, int n, const char *accel)
+{
+	struct reg *eng = reg_engines(), *cells = reg_cells();
+	const char *unit = csv_get(&runs[0].results, run_accel_row(&runs[0], accel), "unit");
+	int c, e, same = 1, any = 0;
+
+	if (n < 2)
+		return;
+	printf("%s -> %s, cache-hit: per call = VM insns x %s per VM insn\n",
+	       kernel_of(&runs[0], accel), kernel_of(&runs[n - 1], accel), unit);
+	for (e = 0; e < eng->n; e++) {
+		const char *name = eng->rec[e].name;
+		int shown = 0;
+
+		for (c = 0; c < cells->n; c++) {
+			const struct reg_rec *cr = &cells->rec[c];
+			const struct csv_row *a = cell(&runs[0], accel, name, cr);
+			const struct csv_row *b = cell(&runs[n - 1], accel, name, cr);
+			double va = vm_insns(&runs[0], a), vb = vm_insns(&runs[n - 1], b);
+
+			if (strcmp(reg_get(cr, "skbs"), "1") || va <= 0 || vb <= 0)
+				continue;
+			any = 1;
+			same &= va == vb;
+			printf("  %-14s %-7s %3g -> %3g VM insns x %6.2f -> %6.2f per insn (%.2fx)\n",
+			       shown++ ? "" : engine_label(name), reg_get(cr, "filter"),
+			       va, vb, median(&runs[0], a) / va, median(&runs[n - 1], b) / vb,
+			       median(&runs[n - 1], b) / vb / (median(&runs[0], a) / va));
+		}
+	}
+	if (any)
+		printf("  %s\n", same ?
+		       "executed VM insns per call: the same on both kernels; a change per call is the engine's cost per VM insn" :
+		       "executed VM insns per call differ (above): the conversion or the program emitted changed");
+}
+
+/* The paired ratios with their CIs, per run, where the runs have them. */
+static void ratios(struct run *runs, int n, const char *accel)
+{
+	struct reg *rat = reg_ratios(), *cells = reg_cells();
+	int i, c, p, head = 0;
+
+	for (p = 0; p < rat->n; p++) {
+		for (c = 0; c < cells->n; c++) {
+			const struct reg_rec *cr = &cells->rec[c];
+			int have = 0;
+
+			for (i = 0; i < n; i++)
+				have |= !!run_ratio(&runs[i], accel, rat->rec[p].name,
+						    reg_get(cr, "filter"), reg_get(cr, "skbs"));
+			if (!have)
+				continue;
+			if (!head++)
+				printf("paired ratios t_A/t_B with their 95%% CIs, per kernel:\n");
+			printf("  %-14s %s %-10s", rat->rec[p].name, reg_get(cr, "head"),
+			       reg_get(cr, "sub"));
+			for (i = 0; i < n; i++) {
+				const struct csv_row *r = run_ratio(&runs[i], accel, rat->rec[p].name,
+								    reg_get(cr, "filter"),
+								    reg_get(cr, "skbs"));
+				double lo, hi;
+
+				if (!r)
+					printf("  %22s", "-");
+				else if (run_ci(&runs[i].ratios, r, &lo, &hi))
+					printf("  %6.2f [%5.2f, %5.2f]",
+					       atof(csv_get(&runs[i].ratios, r, "ratio")), lo, hi);
+				else
+					printf("  %6.2f %15s",
+					       atof(csv_get(&runs[i].ratios, r, "ratio")), "");
+			}
+			printf("\n");
+		}
+	}
+}
+
+/* PLOT_DIR/trend-ACCEL.{dat,gp}: last/first per cell (x) and engine (bar). */
+static void plot(struct run *runs, int n, const char *accel)
+{
+	struct reg *eng = reg_engines(), *cells = reg_cells();
+	char path[4096];
+	FILE *dat, *gp;
+	int c, e, k, nser = 0, ser[REG_MAX];
+	double w;
+
+	for (e = 0; e < eng->n; e++)
+		for (c = 0; c < cells->n; c++)
+			if (cell(&runs[0], accel, eng->rec[e].name, &cells->rec[c]) &&
+			    cell(&runs[n - 1], accel, eng->rec[e].name, &cells->rec[c])) {
+				ser[nser++] = e;
+				break;
+			}
+	if (n < 2 || !nser)
+		return;
+	w = 0.8 / nser;
+	snprintf(path, sizeof(path), "%s/trend-%s.dat", plot_dir, accel);
+	dat = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/trend-%s.gp", plot_dir, accel);
+	gp = fopen(path, "w");
+	if (!dat || !gp)
+		die("cannot write in", plot_dir);
+	fprintf(dat, "# trend-%s: x last/first - - width\n", accel);
+	for (k = 0; k < nser; k++) {
+		fprintf(dat, "# %s\n", eng->rec[ser[k]].name);
+		for (c = 0; c < cells->n; c++) {
+			const char *name = eng->rec[ser[k]].name;
+			double a = median(&runs[0], cell(&runs[0], accel, name, &cells->rec[c]));
+			double b = median(&runs[n - 1], cell(&runs[n - 1], accel, name, &cells->rec[c]));
+
+			if (a > 0 && b > 0)
+				fprintf(dat, "%.4f %.4f 0 0 %.4f\n",
+					c + 1 - 0.4 + w * (k + 0.5), b / a, w);
+		}
+		fprintf(dat, "\n\n");
+	}
+	fprintf(gp, "dat = \"trend-%s.dat\"\n", accel);
+	fprintf(gp, "ttl = \"accel=%s: %s on %s over %s, per cell and engine\\n%s\"\n",
+		accel, csv_get(&runs[0].results, run_accel_row(&runs[0], accel), "unit"),
+		kernel_of(&runs[n - 1], accel), kernel_of(&runs[0], accel),
+		run_accel_what(&runs[0], accel));
+	fprintf(gp, "ylab = \"%s / %s, per call\"\n", kernel_of(&runs[n - 1], accel),
+		kernel_of(&runs[0], accel));
+	fprintf(gp, "xlab = \"bench cell: filter, skb working set\"\n");
+	fprintf(gp, "fmt = \"%%.2f\"\nwhiskers = 0\nrefline = 1\nrefy = 1\n");
+	fprintf(gp, "reflabel = \"\"\n");
+	fprintf(gp, "nser = %d\narray names[%d]\narray colours[%d]\n", nser, nser, nser);
+	for (k = 0; k < nser; k++) {
+		fprintf(gp, "names[%d] = \"%s\"\n", k + 1,
+			engine_plot_label(eng->rec[ser[k]].name));
+		fprintf(gp, "colours[%d] = \"%s\"\n", k + 1,
+			reg_get_or(&eng->rec[ser[k]], "colour", "#7f7f7f"));
+	}
+	fprintf(gp, "set xtics (");
+	for (c = 0; c < cells->n; c++)
+		fprintf(gp, "%s\"%s\\n%s\" %d", c ? ", " : "", reg_get(&cells->rec[c], "head"),
+			reg_get(&cells->rec[c], "sub"), c + 1);
+	fprintf(gp, ")\nset xrange [0.5:%d.5]\n", cells->n);
+	if (fclose(dat) || fclose(gp))
+		die("cannot write in", plot_dir);
+	printf("bars trend-%s\n", accel);
+}
+
+static void trend(struct run *runs, int n, const char *accel)
+{
+	const char *flavour;
+
+	if (plot_dir) {
+		plot(runs, n, accel);
+		return;
+	}
+	flavour = csv_get(&runs[0].results, run_accel_row(&runs[0], accel), "flavour");
+	printf("trend, accel=%s, flavour %s: %s\n2014: ns per call on hardware (the %s table); the runs: %s per call\n",
+	       accel, flavour, run_accel_what(&runs[0], accel), reg_ref_arch(flavour),
+	       csv_get(&runs[0].results, run_accel_row(&runs[0], accel), "unit"));
+	figures(runs, n, accel, flavour);
+	decomposition(runs, n, accel);
+	ratios(runs, n, accel);
+}
+
+/* -r: RUN beside the default kernel's reference run. */
+static int against_reference(const char *dir)
+{
+	struct run runs[2];
+	struct reg_rec *mine, *def = reg_kernel_default();
+	const char *ref;
+	int a, shown = 0;
+
+	memset(runs, 0, sizeof(runs));
+	run_load_dir(&runs[1], dir);
+	mine = reg_kernel_of(run_info(&runs[1], "kernel"));
+	if (!def || !mine || mine == def || !*reg_get(def, "reference"))
+		return 0;
+	ref = reg_clone_path(reg_get(def, "reference"));
+	if (access(ref, R_OK))
+		die("no reference run", ref);
+	run_load_dir(&runs[0], ref);
+	for (a = 0; a < runs[1].naccels; a++) {
+		const char *accel = runs[1].accels[a];
+		const struct csv_row *r = run_accel_row(&runs[1], accel);
+
+		if (strcmp(csv_get(&runs[1].results, r, "kind"), "counted") ||
+		    !run_accel_row(&runs[0], accel))
+			continue;
+		if (!plot_dir && !shown++)
+			printf("== beside %s: the reference run %s of bench/kernels.conf (%s, run %s)\n",
+			       def->name, reg_get(def, "reference"),
+			       run_info(&runs[0], "kernel"), run_info(&runs[0], "run_id"));
+		trend(runs, 2, accel);
+		if (!plot_dir)
+			printf("\n");
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct run runs[MAX_RUNS];
+	int opt, ref = 0, n, i;
+
+	while ((opt = getopt(argc, argv, "p:r")) != -1) {
+		switch (opt) {
+		case 'p':
+			plot_dir = optarg;
+			break;
+		case 'r':
+			ref = 1;
+			break;
+		default:
+			return 2;
+		}
+	}
+	argv += optind;
+	argc -= optind;
+	if (ref && argc == 1)
+		return against_reference(argv[0]) || ferror(stdout) || fflush(stdout);
+	if (ref || argc < 2 || argc - 1 > MAX_RUNS) {
+		fprintf(stderr, "usage: mktrend [-p PLOT_DIR] ACCEL RUN_DIR... (1 to %d runs)\n"
+			"       mktrend [-p PLOT_DIR] -r RUN_DIR\n", MAX_RUNS);
+		return 2;
+	}
+	n = argc - 1;
+	memset(runs, 0, sizeof(runs));
+	for (i = 0; i < n; i++) {
+		run_load_dir(&runs[i], argv[i + 1]);
+		if (!run_accel_row(&runs[i], argv[0]))
+			die("no results of this accelerator in", argv[i + 1]);
+	}
+	trend(runs, n, argv[0]);
 	return ferror(stdout) || fflush(stdout) ? 1 : 0;
 }

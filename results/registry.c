@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reading bench/engines.conf, bench/accels.conf and bench/flavours.conf.  Their paths are
- * compiled in (REG_DIR, the clone's bench/) and may be overridden with
- * ENGINES_CONF, ACCELS_CONF and FLAVOURS_CONF.
+ * Reading bench/engines.conf, bench/accels.conf, bench/flavours.conf and
+ * bench/kernels.conf.  Their paths are compiled in (REG_DIR, the clone's
+ * bench/) and may be overridden with ENGINES_CONF, ACCELS_CONF,
+ * FLAVOURS_CONF and KERNELS_CONF.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -15,8 +16,9 @@
 #define REG_DIR "bench"
 #endif
 
-static struct reg engines, ratios, cells, claims, splits, kinds, flavours;
-static int loaded_engines, loaded_accels, loaded_flavours;
+static struct reg engines, ratios, cells, claims, splits, kinds, flavours,
+	kernels;
+static int loaded_engines, loaded_accels, loaded_flavours, loaded_kernels;
 
 static void die(const char *path, int lineno, const char *what)
 {
@@ -184,6 +186,53 @@ struct reg *reg_flavours(void)
 	if (!loaded_flavours++)
 		load(conf("FLAVOURS_CONF", "flavours.conf"), types, regs, 1);
 	return &flavours;
+}
+
+struct reg *reg_kernels(void)
+{
+	static const char *const types[] = { "kernel" };
+	struct reg *regs[] = { &kernels };
+
+	if (!loaded_kernels++)
+		load(conf("KERNELS_CONF", "kernels.conf"), types, regs, 1);
+	return &kernels;
+}
+
+struct reg_rec *reg_kernel_of(const char *version)
+{
+	struct reg *k = reg_kernels();
+	int i;
+
+	for (i = 0; i < k->n; i++) {
+		size_t n = strlen(k->rec[i].name);
+
+		if (!strncmp(version, k->rec[i].name, n) &&
+		    !isdigit((unsigned char)version[n]))
+			return &k->rec[i];
+	}
+	return NULL;
+}
+
+struct reg_rec *reg_kernel_default(void)
+{
+	struct reg *k = reg_kernels();
+	int i;
+
+	for (i = 0; i < k->n; i++)
+		if (!strcmp(reg_get(&k->rec[i], "default"), "1"))
+			return &k->rec[i];
+	return NULL;
+}
+
+const char *reg_clone_path(const char *rel)
+{
+	static char buf[4096];
+	const char *c = conf("KERNELS_CONF", "kernels.conf");
+	const char *slash = strrchr(c, '/');
+
+	snprintf(buf, sizeof(buf), "%.*s/../%s", slash ? (int)(slash - c) : 1,
+		 slash ? c : ".", rel);
+	return buf;
 }
 
 struct reg_rec *reg_find(struct reg *r, const char *name, int add)

@@ -34,6 +34,14 @@ struct reg *reg_claims(void);
 struct reg *reg_splits(void);
 struct reg *reg_kinds(void);
 struct reg *reg_flavours(void);
+/* bench/kernels.conf: the kernel source trees */
+struct reg *reg_kernels(void);
+/* The record of kernel version @version ("6.12.118+": record 6.12), or NULL. */
+struct reg_rec *reg_kernel_of(const char *version);
+/* The default tree's record (default 1). */
+struct reg_rec *reg_kernel_default(void);
+/* @rel, a path relative to the clone, as kernels.conf's clone sees it. */
+const char *reg_clone_path(const char *rel);
 
 /* Record NAME; with @add, a record with no keys is made for an unknown one. */
 struct reg_rec *reg_find(struct reg *r, const char *name, int add);

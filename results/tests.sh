@@ -368,5 +368,23 @@ expect "trend: old BPF unchanged (286.1, 14 classic insns), the eBPF JIT TBD in 
 	grep -Eq '^  new BPF jit +TBD +124\.0 +\(58\) +124\.1 +\(58\) +1\.00$' '$tmp/trend.txt'"
 refused "trend: a run without the accelerator is refused, by name" \
 	"mktrend: no results of this accelerator in .*icount-612" "$tools/mktrend" uml "$fxd/icount-612"
+# A run of 6.12 gets, below its tables, the trend against 6.1's reference
+# run (bench/kernels.conf: 6.1's reference is fixtures/icount-engines);
+# a run of 6.1 does not.
+fx=$fxd/icount-612/table.txt
+expect "trend in table.txt: a 6.12 run beside 6.1's reference run, named" \
+	grep -q '^== beside 6.1: the reference run results/fixtures/icount-engines of bench/kernels.conf (6.1.192, run 20261203-151016)$' "$fx"
+expect "trend in table.txt: new BPF fprog #1 cache-hit 744.2 -> 863.4, 1.16x" \
+	grep -Eq '^  new BPF +31 +744\.2 +\(58\) +863\.4 +\(58\) +1\.16$' "$fx"
+expect "trend in table.txt: the change split: 58 -> 58 VM insns x 12.83 -> 14.89 per insn" \
+	grep -Eq '^  new BPF +fprog1 +58 -> +58 VM insns x +12\.83 -> +14\.89 per insn \(1\.16x\)$' "$fx"
+expect "trend in table.txt: executed VM insns the same on both kernels, said once" \
+	test "$(grep -c '^  executed VM insns per call: the same on both kernels' "$fx")" = 1
+expect "trend in table.txt: paired old/new with CIs on each kernel (0.38 on 6.1, 0.33 on 6.12)" \
+	grep -Eq '^  old/new +fprog #1 cache-hit +0\.38 \[ 0\.38,  0\.38\] +0\.33 \[ 0\.33,  0\.33\]$' "$fx"
+expect "trend plot: new BPF fprog #1 cache-hit bar at 1.16 (trend-icount.dat)" \
+	sh -c "sed -n '/^# new\$/,/^\$/p' '$fxd/icount-612/expected-plots/trend-icount.dat' | grep -q '^[0-9.]* 1.1602 '"
+expect "trend: none in the table of a run of the default tree (6.1)" \
+	sh -c "! grep -q '^== beside' '$fxd/icount-engines/table.txt' '$fxd/four-accels/table.txt'"
 
 test_summary

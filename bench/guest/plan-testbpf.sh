@@ -46,7 +46,10 @@ rm -rf "$work"
 mkdir -p "$work"
 awk -v w="$work" '
 	$1 == "meta" { sub(/^meta /, ""); print > (w "/meta"); next }
-	$1 == "test" { t = $2; print t, $3 > (w "/tests"); next }
+	# INDEX FLAGS NAME: the description, each blank written "_"
+	# (exceptions.txt names tests so: indexes differ between trees)
+	$1 == "test" { t = $2; n = $5; for (i = 6; i <= NF; i++) n = n "_" $i
+		print t, $3, n > (w "/tests"); next }
 	$1 == "sub" { print t, $2, $3, $4, $5, $6 > (w "/subs"); next }
 	/^\{/ { print > (w "/" t ".dd") }' "$vectors"
 if set_knob skb_meta "$(cat "$work/meta")"; then
@@ -101,7 +104,7 @@ summary=$(awk -v exc="$TB/exceptions.txt" -v vec="$work/tests" -v flavour="${BEN
 			if (l ~ /^#/ || l ~ /^[ \t]*$/)
 				continue
 			split(l, f, " ")
-			# TEST SUB WHO VALUE REASON...
+			# NAME SUB WHO VALUE REASON...
 			k = f[1] " " f[2]
 			# WHO@FLAVOUR: on that kernel flavour only
 			w = f[3]
@@ -113,8 +116,11 @@ summary=$(awk -v exc="$TB/exceptions.txt" -v vec="$work/tests" -v flavour="${BEN
 			nx++; xkey[nx] = k; xwho[nx] = w; xval[nx] = f[4]
 			xline[nx] = l
 		}
-		while ((getline l < vec) > 0)
+		while ((getline l < vec) > 0) {
+			split(l, f, " ")
+			name[f[1]] = f[3]
 			nvec++
+		}
 	}
 	NR == FNR { checker[$1] = $2; sem[$1] = $3; order[++ne] = $1; next }
 	{
@@ -148,7 +154,7 @@ summary=$(awk -v exc="$TB/exceptions.txt" -v vec="$work/tests" -v flavour="${BEN
 			}
 			hit = 0
 			for (x = 1; x <= nx; x++) {
-				if (xkey[x] != t " " s || xval[x] != got[e])
+				if (xkey[x] != name[t] " " s || xval[x] != got[e])
 					continue
 				w = xwho[x]
 				if (w == "engine=" e || w == "checker=" checker[e] ||

@@ -20,6 +20,7 @@
 CONF_DIR=${CONF_DIR:-$(cd "${here:-$(dirname "$0")}/.." && pwd)}
 ACCELS_CONF=${ACCELS_CONF:-$CONF_DIR/accels.conf}
 FLAVOURS_CONF=${FLAVOURS_CONF:-$CONF_DIR/flavours.conf}
+KERNELS_CONF=${KERNELS_CONF:-$CONF_DIR/kernels.conf}
 
 # conf_get FILE TYPE NAME KEY: KEY of record "TYPE NAME" (fails if absent).
 conf_get() {
@@ -51,6 +52,24 @@ FLAVOURS=$(conf_names "$FLAVOURS_CONF" flavour | tr '\n' ' ' | sed 's/ $//')
 
 accel_attr() { conf_get "$ACCELS_CONF" accel "$1" "$2"; }
 flavour_attr() { conf_get "$FLAVOURS_CONF" flavour "$1" "$2"; }
+kernel_attr() { conf_get "$KERNELS_CONF" kernel "$1" "$2"; }
+
+# The kernel trees (bench/kernels.conf): KERNEL_DEFAULT, the one with
+# "default 1"; CHECK_KERNELS, the others make check builds and boots (their
+# "check" accelerators).
+# shellcheck disable=SC2034
+KERNEL_DEFAULT=$(for k in $(conf_names "$KERNELS_CONF" kernel); do
+	[ "$(kernel_attr "$k" default || true)" != 1 ] || echo "$k"
+done | head -n 1)
+# shellcheck disable=SC2034
+CHECK_KERNELS=$(for k in $(conf_names "$KERNELS_CONF" kernel); do
+	[ -z "$(kernel_attr "$k" check || true)" ] || echo "$k"
+done | tr '\n' ' ' | sed 's/ $//')
+# kernel_out BUILD KERNEL: where its kernels, modules and initramfs are
+# (bench/kernels.mk KOUT_DIR: BUILD for the default, BUILD/kernel-<NAME>).
+kernel_out() {
+	if [ "$2" = "$KERNEL_DEFAULT" ]; then echo "$1"; else echo "$1/kernel-$2"; fi
+}
 
 # The flavours make kernel/initramfs, bench and check build: all but those
 # whose record says "default 0" (opt-in) or "default check" (make check

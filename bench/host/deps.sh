@@ -30,7 +30,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 list=0
 [ "${1:-}" != --list ] || { list=1; shift; }
 # KPACKAGE: the kernel source package (make KERNEL=..., bench/kernels.conf).
-common="${KPACKAGE:-linux-source-6.1} build-essential flex bison bc libelf-dev libssl-dev
+common="${KPACKAGE:-$(kernel_attr "$KERNEL_DEFAULT" package)} build-essential flex bison bc libelf-dev libssl-dev
 	cpio gzip xz-utils ccache qemu-system-x86 busybox-static tcpdump perl
 	linux-perf libseccomp-dev gnuplot-nox xxd"
 # From the flavour records: each one's packages and foreign architecture.
@@ -43,11 +43,13 @@ for f in $FLAVOURS; do
 	*) archs="$archs $a" seccomp="$seccomp libseccomp-dev:$a" ;;
 	esac
 done
+# make check also builds the trees of bench/kernels.conf with a check key.
+ktrees=$(for k in $CHECK_KERNELS; do kernel_attr "$k" package; done | tr '\n' ' ')
 norec=""
 case "${1:-bench}" in
 bench) want="$common" archs="" ;;
 check)
-	want="$common shellcheck libpcap-dev $cross"
+	want="$common shellcheck libpcap-dev $cross $ktrees"
 	[ -z "$archs" ] || norec="qemu-user$seccomp" ;;
 # cross enables the architectures, once: make -j fetches the busybox and
 # perf of every flavour at once, and two apt-get updates at once fail on

@@ -31,8 +31,8 @@
 #               results/mkcompare.sh.  Default: one kernel, KOUT's.
 #        KTREE, KPACKAGE, KOUT  the kernel source tree, its Debian package
 #               and the directory of its obj-<flavour>/ and initramfs
-#               (the Makefile's, from KERNEL; default BUILD/linux,
-#               linux-source-6.1, BUILD)
+#               (the Makefile's, from KERNEL; default BUILD/linux, the
+#               package of bench/kernels.conf's default tree, BUILD)
 #
 # A run that does not get to the end (a boot fails, hangs or panics, the
 # tables stage fails, an interrupt) is marked incomplete: RUN/INCOMPLETE
@@ -44,11 +44,12 @@ top=$1 build=$2
 here=$top/bench/host
 # The kernel source tree (make KERNEL=..., bench/kernels.conf): its tree,
 # Debian package and the directory of its kernels and initramfs.
-ktree=${KTREE:-$build/linux} kpackage=${KPACKAGE:-linux-source-6.1} kout=${KOUT:-$build}
 # the model plugin of the modeled accelerators (make model-tools)
 export MODEL_PLUGIN="${MODEL_PLUGIN:-$build/tools/bpfmodel.so}"
 # shellcheck source=bench/host/accels.sh
 . "$here/accels.sh"
+ktree=${KTREE:-$build/linux} kout=${KOUT:-$build}
+kpackage=${KPACKAGE:-$(kernel_attr "$KERNEL_DEFAULT" package)}
 # shellcheck source=bench/host/benchargs.sh
 . "$here/benchargs.sh"
 accel=${ACCEL:-auto}

@@ -14,8 +14,12 @@ top=$1 build=$2
 here=$top/bench/host
 # shellcheck source=bench/host/accels.sh
 . "$here/accels.sh"
-kernel_of() { flavour_kernel "$build" "$(accel_flavour "$1")"; }
-initrd_of() { echo "$build/initramfs-$(accel_flavour "$1").cpio.gz"; }
+# ACCEL[@KERNEL]: the accelerator on the default tree's kernel, or on
+# another tree's of bench/kernels.conf (build/kernel-<KERNEL>/).
+accel_of() { echo "${1%@*}"; }
+kout_of() { case "$1" in *@*) kernel_out "$build" "${1#*@}" ;; *) echo "$build" ;; esac; }
+kernel_of() { flavour_kernel "$(kout_of "$1")" "$(accel_flavour "$(accel_of "$1")")"; }
+initrd_of() { echo "$(kout_of "$1")/initramfs-$(accel_flavour "$(accel_of "$1")").cpio.gz"; }
 mkdir -p "$build"
 log=$build/check.log
 out=$build/check.out
@@ -178,6 +182,19 @@ for f in $build_flavours; do
 	fi
 done
 [ "$(cat "$rc")" = 0 ] || fail "build: make -k of every flavour's initramfs exited $(cat "$rc")"
+# The other trees make check boots (bench/kernels.conf check): the
+# flavours of their accelerators, after the default tree's (their builds
+# share nothing but the tools and filters, which that one made).
+for k in $CHECK_KERNELS; do
+	fl=$(for a in $(kernel_attr "$k" check); do accel_flavour "$a"; done | sort -u | tr '\n' ' ')
+	stage "2/5 build: tree $k ($(kernel_attr "$k" package)), flavours $fl"
+	touch "$started"
+	# shellcheck disable=SC2046 # a word list
+	make -s -k -j"$(nproc)" KERNEL="$k" $(for f in $fl; do echo "initramfs-$f"; done) 2>&1 | tee "$out"
+	for f in $fl; do
+		t "build: $f on tree $k: kernel, module and initramfs" test "$(kernel_out "$build" "$k")/initramfs-$f.cpio.gz" -nt "$started"
+	done
+done
 # is_built FLAVOUR: its initramfs was written by this make check.
 is_built() { case " $built " in *" $1 "*) return 0 ;; esac; return 1; }
 # Every guest but the debug one needs its flavour (the icount runs and
@@ -238,8 +255,8 @@ check_guest() {
 	local a=$1
 	rm -rf "$build/check-$a"
 	# shellcheck disable=SC2046 # its check_args are words
-	if TIMEOUT=900 "$here/run-guest.sh" "$a" check "$build/check-$a" "$(kernel_of "$a")" "$(initrd_of "$a")" \
-		$(accel_attr "$a" check_args 2> /dev/null || true) >&2; then
+	if TIMEOUT=900 "$here/run-guest.sh" "$(accel_of "$a")" check "$build/check-$a" "$(kernel_of "$a")" "$(initrd_of "$a")" \
+		$(accel_attr "$(accel_of "$a")" check_args 2> /dev/null || true) >&2; then
 		pass "guest($a): check plan ran to the end"
 	else
 		fail "guest($a): check plan ran to the end"
@@ -258,14 +275,15 @@ check_guest() {
 # accelerator, shortened by the options, run N of two; the two runs are
 # compared after the jobs, their paired ratios too unless bench.paired=0.
 counted_run() {
-	local a=$1 i=$2 d=$build/check-$1-$2
+	local a=$1 i=$2 d=$build/check-$1-$2 k=$KERNEL_DEFAULT
 	shift 2
+	case "$i" in *@*) k=${i#*@} ;; esac
 	rm -rf "$d"
 	mkdir -p "$d/$a"
-	printf 'run_id=check-%s-%s\nkernel=6.1\ndebian_version=check\nconfig_hash=check\nseries_hash=check\n' "$a" "$i" > "$d/run.txt"
+	printf 'run_id=check-%s-%s\nkernel=%s\ndebian_version=check\nconfig_hash=check\nseries_hash=check\n' "$a" "$i" "$k" > "$d/run.txt"
 	accel_host_txt "$a" > "$d/$a/host.txt"
 	t "$a: bench plan run $i" env TIMEOUT=900 "$here/run-guest.sh" "$a" bench "$d/$a" \
-		"$(kernel_of "$a")" "$(initrd_of "$a")" "$@"
+		"$(kernel_of "$a@$k")" "$(initrd_of "$a@$k")" "$@"
 	t "$a: run $i results parse" sh -c "'$build/tools/mkcsv' '$d' > '$d/results.csv'"
 	case " $* " in
 	*" bench.paired=0 "*) ;;
@@ -324,6 +342,16 @@ accels=${CHECK_ACCELS:-$(accel_check_list)}
 # FAIL above) and its campaign.
 ! is_built debug || job_list="debug"
 for a in $accels; do job_list="$job_list check-$a"; done
+# The other trees (bench/kernels.conf check): each accelerator's check plan
+# and one counted bench run (icount: 6.1's plan), compared with 6.1's in
+# stage 4.
+other_runs=""
+for k in $CHECK_KERNELS; do
+	for a in $(kernel_attr "$k" check); do
+		job_list="$job_list check-$a@$k bench-$a@$k"
+		other_runs="$other_runs $a@$k"
+	done
+done
 # The 32-bit guests' perf (Debian's linux-perf:i386 and :armhf with their
 # libraries, foreign-perf.sh) packed and run under qemu-user, no guest
 # booted; needs a kernel's usr/gen_init_cpio.  The .debs are cached in
@@ -342,6 +370,8 @@ job_s() {
 	local s=
 	case "$1" in
 	debug) s=$(accel_attr debug check_s || true) ;;
+	check-*@*) s=110 ;;
+	bench-*@*) s=15 ;;
 	check-*) s=$(accel_attr "${1#check-}" check_s || true) ;;
 	buildcheck) s=45 ;;
 	perf32) s=50 ;;
@@ -364,6 +394,8 @@ for j in $run_order; do
 	# checked, booted with the short campaign (make fuzz: the long one).
 	debug) job "$j" env DEBUG_BUILT=1 "$here/debug-campaign.sh" "$top" "$build" check ;;
 	check-*) job "$j" check_guest "${j#check-}" ;;
+	# another tree's counted run: the default tree's plan for that accelerator
+	bench-icount@*) job "$j" counted_run icount "1@${j#*@}" "${icount_args[@]}" ;;
 	buildcheck) job "$j" build_checks ;;
 	perf32) job "$j" "$here/tests-foreign-perf.sh" "$top" "$build" "$build/obj-x86_64" ;;
 	icount-arm-*) job "$j" counted_run icount-arm "${j#icount-arm-}" "${icount_arm_args[@]}" ;;
@@ -424,6 +456,40 @@ t "icount: engine new takes 744 and 1224 insns per call, as on the kernel withou
 	test "$(med_of new fprog1) $(med_of new fprog2)" = "744 1224"
 t "icount: jit counts new's program, oldjit old's" \
 	test "$(vm_of jit fprog1) $(vm_of oldjit fprog1) $(vm_of jit fprog2) $(vm_of oldjit fprog2)" = "58 14 98 29"
+
+# The other trees: every engine ran each cell (the x86_64 table filled),
+# the same VM instructions per call as on the default tree (its conversion
+# is unchanged: a change per call is the engine's cost per VM insn,
+# docs/kernels.md), and the trend against it renders.
+# cells_of FILE COLUMN: "ENGINE FILTER SKBS VALUE" of each bench cell of
+# every engine and cell of bench/engines.conf the run has.
+cells_of() {
+	local e c v
+	for e in $(conf_names "$top/bench/engines.conf" engine); do
+		for c in $(conf_names "$top/bench/engines.conf" cell); do
+			set -- "$1" "$2" "filter=$(conf_get "$top/bench/engines.conf" cell "$c" filter)" \
+				"skbs=$(conf_get "$top/bench/engines.conf" cell "$c" skbs)"
+			v=$("$build/tools/csvget" "$1" "$2" tag=bench engine="$e" "$3" "$4" 2> /dev/null) &&
+				echo "$e ${3#*=} ${4#*=} $v"
+		done
+	done
+}
+for r in $other_runs; do
+	a=${r%@*} k=${r#*@}
+	d=$build/check-$a-1@$k
+	mkdir -p "$d"
+	cells_of "$build/check-$a-1/results.csv" vm_insns > "$d/vm-default.txt"
+	cells_of "$d/results.csv" vm_insns > "$d/vm.txt"
+	cut -d' ' -f1-3 "$d/vm-default.txt" > "$d/cells-default.txt"
+	cut -d' ' -f1-3 "$d/vm.txt" > "$d/cells.txt"
+	t "$a@$k: every engine and cell of the default tree's run ran ($(wc -l < "$d/cells.txt") cells, the table filled)" \
+		sh -c "[ -s '$d/cells.txt' ] && cmp '$d/cells-default.txt' '$d/cells.txt'"
+	t "$a@$k: vm_insns of every cell equal the default tree's (the same executed VM instructions)" \
+		cmp "$d/vm-default.txt" "$d/vm.txt"
+	t "$a@$k: the trend beside the default tree's run says the VM insns are the same" sh -c "
+		'$build/tools/mktrend' '$a' '$build/check-$a-1' '$d' > '$d/trend.txt' &&
+		grep -q '^  executed VM insns per call: the same on both kernels' '$d/trend.txt'"
+done
 
 for a in $model_accels; do
 	t "$a: two boots give the same model counts, window for window (model.txt)" \
