@@ -305,6 +305,15 @@ icount_args=(bench.samples=3 bench.sample_us=2000 'bench.skbs=1,10000' bench.per
 icount_arm_args=('bench.engines=oldjit,jit' bench.samples=3 bench.sample_us=2000 'bench.skbs=1,10000'
 	bench.perf=0 bench.seccomp_calls=0 bench.paired=0)
 
+# plan_args_of ACCEL: the plan options of its counted runs above.
+plan_args_of() {
+	case "$1" in
+	icount) echo "${icount_args[*]}" ;;
+	icount-arm) echo "${icount_arm_args[*]}" ;;
+	*) accel_plan_args "$1" ;;
+	esac
+}
+
 # boots_run: make bench's runner on uml with BOOTS=3, shortened: the first
 # boot runs the bench plan, the others the paired plan, each with a seed of
 # its own, and the ratios come out over the boots.
@@ -395,7 +404,10 @@ for j in $run_order; do
 	debug) job "$j" env DEBUG_BUILT=1 "$here/debug-campaign.sh" "$top" "$build" check ;;
 	check-*) job "$j" check_guest "${j#check-}" ;;
 	# another tree's counted run: the default tree's plan for that accelerator
-	bench-icount@*) job "$j" counted_run icount "1@${j#*@}" "${icount_args[@]}" ;;
+	bench-*@*)
+		a=${j#bench-}
+		# shellcheck disable=SC2046 # plan options are words
+		job "$j" counted_run "${a%@*}" "1@${a#*@}" $(plan_args_of "${a%@*}") ;;
 	buildcheck) job "$j" build_checks ;;
 	perf32) job "$j" "$here/tests-foreign-perf.sh" "$top" "$build" "$build/obj-x86_64" ;;
 	icount-arm-*) job "$j" counted_run icount-arm "${j#icount-arm-}" "${icount_arm_args[@]}" ;;
