@@ -4,7 +4,9 @@
 # line; the last line is "N passed, N failed".
 #
 # usage: run-check.sh TOP BUILD
-# env:   CHECK_ACCELS (accelerators for the in-guest tests, default those
+# env:   CHECK_KERNELS (trees of bench/kernels.conf besides the default to
+#        build and boot under their check accelerators, default none),
+#        CHECK_ACCELS (accelerators for the in-guest tests, default those
 #        whose bench/accels.conf record says check 1: one per flavour),
 #        CHECK_DEBUG (0: skip the debug kernel), CHECK_JOBS (guests and
 #        other single-threaded tests run at a time, default nproc)
@@ -20,6 +22,7 @@ accel_of() { echo "${1%@*}"; }
 kout_of() { case "$1" in *@*) kernel_out "$build" "${1#*@}" ;; *) echo "$build" ;; esac; }
 kernel_of() { flavour_kernel "$(kout_of "$1")" "$(accel_flavour "$(accel_of "$1")")"; }
 initrd_of() { echo "$(kout_of "$1")/initramfs-$(accel_flavour "$(accel_of "$1")").cpio.gz"; }
+why=$(check_kernels_check) || { echo "[check] $why" >&2; exit 2; }
 mkdir -p "$build"
 log=$build/check.log
 out=$build/check.out
@@ -182,10 +185,10 @@ for f in $build_flavours; do
 	fi
 done
 [ "$(cat "$rc")" = 0 ] || fail "build: make -k of every flavour's initramfs exited $(cat "$rc")"
-# The other trees make check boots (bench/kernels.conf check): the
+# The other trees make check boots (CHECK_KERNELS): the
 # flavours of their accelerators, after the default tree's (their builds
 # share nothing but the tools and filters, which that one made).
-for k in $CHECK_KERNELS; do
+for k in ${CHECK_KERNELS:-}; do
 	fl=$(for a in $(kernel_attr "$k" check); do accel_flavour "$a"; done | sort -u | tr '\n' ' ')
 	stage "2/5 build: tree $k ($(kernel_attr "$k" package)), flavours $fl"
 	touch "$started"
@@ -351,11 +354,11 @@ accels=${CHECK_ACCELS:-$(accel_check_list)}
 # FAIL above) and its campaign.
 ! is_built debug || job_list="debug"
 for a in $accels; do job_list="$job_list check-$a"; done
-# The other trees (bench/kernels.conf check): each accelerator's check plan
+# The other trees (CHECK_KERNELS): each accelerator's check plan
 # and one counted bench run (icount: 6.1's plan), compared with 6.1's in
 # stage 4.
 other_runs=""
-for k in $CHECK_KERNELS; do
+for k in ${CHECK_KERNELS:-}; do
 	for a in $(kernel_attr "$k" check); do
 		job_list="$job_list check-$a@$k bench-$a@$k"
 		other_runs="$other_runs $a@$k"
