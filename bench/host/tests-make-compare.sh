@@ -70,11 +70,13 @@ compare dispatch "$fixtures/dispatch-nops" icount 1 "$short"
 if [ -n "$run" ]; then
 	c=$run/compare.csv
 	# shellcheck disable=SC2016 # awk's fields
-	expect "dispatch: every new and new2014 cell: delta = 3 x vm_insns exactly (+-0.5), slower" awk -F, '
+	# +-1: the timer, or one guest interrupt in a sample of 2048 calls
+	# (results/mkcompare.c IRQ_INSNS)
+	expect "dispatch: every new and new2014 cell: delta = 3 x vm_insns exactly (+-1), slower" awk -F, '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$(c["engine"]) == "new" || $(c["engine"]) == "new2014" {
 			n++; d = $(c["delta"]) - 3 * $(c["vm_insns"]); if (d < 0) d = -d
-			if (d > 0.5 || $(c["vm_insns"]) == "" || $(c["verdict"]) != "slower") bad++ }
+			if (d > 1 || $(c["vm_insns"]) == "" || $(c["verdict"]) != "slower") bad++ }
 		END { exit bad || n < 8 }' "$c"
 	# shellcheck disable=SC2016
 	expect "dispatch: old, oldjit, jit and the loop unchanged on every cell" awk -F, '
@@ -106,7 +108,7 @@ compare comment "$fixtures/comment-only" "icount uml" 3 "$short bench.perf=0"
 if [ -n "$run" ]; then
 	c=$run/compare.csv
 	# shellcheck disable=SC2016
-	expect "comment: every icount delta is 0 (+-0.5): unchanged" awk -F, '
+	expect "comment: every icount delta is within the counted noise: unchanged" awk -F, '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$(c["accel"]) == "icount" { n++; if ($(c["verdict"]) != "unchanged") bad++ }
 		END { exit bad || n < 20 }' "$c"
