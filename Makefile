@@ -265,8 +265,10 @@ cover-letter: tools tree
 	@$(TOOLS)/mkcover $(RUN) $(TREE) $(COVER)
 	@echo "[cover] $(COVER): [PATCH 0/$$(git -C $(TREE) rev-list --count pristine..HEAD)] from $(RUN)"
 
-# CHECK_KERNELS="6.12": also build that tree's kernels and boot them
-# (bench/kernels.conf check; 11.5 minutes more from an empty ccache).
+# make check also builds and boots the other trees of bench/kernels.conf
+# with a check key (CHECK_KERNELS=none: the default tree only), and with
+# CHECK_DEBUG=1 the debug kernel and its short campaign (make fuzz: the
+# long one).
 check: deps-check
 	@$(TOP)/bench/host/run-check.sh $(TOP) $(BUILD)
 

@@ -43,8 +43,8 @@ for f in $FLAVOURS; do
 	*) archs="$archs $a" seccomp="$seccomp libseccomp-dev:$a" ;;
 	esac
 done
-# make check CHECK_KERNELS=...: also those trees (bench/kernels.conf).
-ktrees=$(for k in ${CHECK_KERNELS:-}; do kernel_attr "$k" package; done | tr '\n' ' ')
+# make check: also the other trees it boots (CHECK_KERNELS, bench/kernels.conf).
+ktrees=$(for k in $(check_kernels); do kernel_attr "$k" package; done | tr '\n' ' ')
 norec=""
 case "${1:-bench}" in
 bench) want="$common" archs="" ;;

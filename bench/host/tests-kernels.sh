@@ -29,16 +29,19 @@ expect "every record's series directory holds its patches (0001-*.patch...)" sh 
 	done"
 expect "deps.sh installs the tree's package (KPACKAGE)" sh -c "
 	KPACKAGE=linux-source-6.12 '$top/bench/host/deps.sh' --list bench | grep -q '^want: linux-source-6.12 '"
-expect "deps.sh check installs the package of a tree make check is asked to build (CHECK_KERNELS=6.12)" sh -c "
+expect "deps.sh check installs the packages of the trees make check boots (every one with a check key; CHECK_KERNELS=none: the default's only)" sh -c "
+	CHECK_KERNELS='' '$top/bench/host/deps.sh' --list check | grep -q '^want: linux-source-6.1 .* linux-source-6.12\$' &&
 	CHECK_KERNELS=6.12 '$top/bench/host/deps.sh' --list check | grep -q '^want: linux-source-6.1 .* linux-source-6.12\$' &&
-	! '$top/bench/host/deps.sh' --list check | grep -q 'linux-source-6.12'"
+	! CHECK_KERNELS=none '$top/bench/host/deps.sh' --list check | grep -q 'linux-source-6.12'"
 refused "make check refuses a CHECK_KERNELS tree without a check record, before anything" \
-	"CHECK_KERNELS: '6.1' is not a tree make check can boot \(.*: 6.12\)" \
+	"CHECK_KERNELS: '6.1' is not a tree make check can boot \(.*: 6.12; none: the default tree only\)" \
 	env CHECK_KERNELS=6.1 "$top/bench/host/run-check.sh" "$top" "$tmp/build"
 # shellcheck source=bench/host/accels.sh
 here=$top/bench/host . "$top/bench/host/accels.sh"
 is "$KERNEL_DEFAULT $CHECKABLE_KERNELS $(kernel_out /b 6.1) $(kernel_out /b 6.12)" "6.1 6.12 /b /b/kernel-6.12" \
 	"the shell's reader: default 6.1, make check can boot 6.12 (CHECK_KERNELS), their objects where kernels.mk puts them"
+is "$(CHECK_KERNELS='' check_kernels)|$(CHECK_KERNELS=none check_kernels)|$(CHECK_KERNELS=6.12 check_kernels)" "6.12||6.12" \
+	"make check boots every tree with a check key by default (6.12), none with CHECK_KERNELS=none"
 expect "the default tree's reference run is a run directory in the clone (results.csv, run.txt of its kernel)" sh -c "
 	r='$top'/\$(awk '/^kernel 6\.1\$/ { on = 1; next } /^[^ \t#]/ { on = 0 } on && \$1 == \"reference\" { print \$2 }' '$top/bench/kernels.conf') &&
 	test -s \"\$r/results.csv\" && grep -q '^kernel=6\.1\.' \"\$r/run.txt\""
