@@ -152,6 +152,13 @@ accel_flavour() { accel_attr "$1" flavour; }
 accel_unit() { accel_attr "$1" unit; }
 accel_kind() { accel_attr "$1" kind; }
 accel_plan_args() { accel_attr "$1" plan_args || true; }
+# accel_counted_checks: the accelerators make check runs twice with its
+# shortened bench plan (records with check_plan), one line.
+accel_counted_checks() {
+	for a in $ACCELS; do
+		[ -z "$(accel_attr "$a" check_plan || true)" ] || printf '%s ' "$a"
+	done | sed 's/ $//'
+}
 # accel_boots ACCEL: how many boots make bench gives it (BOOTS, else the
 # record's boots, else 1): the unit of replication (docs/statistics.md).
 accel_boots() { echo "${BOOTS:-$(accel_attr "$1" boots || echo 1)}"; }

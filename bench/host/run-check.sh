@@ -305,21 +305,10 @@ model_run() {
 	# shellcheck disable=SC2046 # the record's plan options are words
 	counted_run "$1" "$2" $(accel_plan_args "$1")
 }
-# icount: every engine; icount-arm: the two ARM JITs (3.14's classic one,
-# engine oldjit, and 6.1's), no seccomp cells, no paired rounds
-icount_args=(bench.samples=3 bench.sample_us=2000 'bench.skbs=1,10000' bench.perf=0
-	bench.seccomp_calls=20000 bench.seccomp_runs=3 bench.rounds=7 bench.paired_placements=1)
-icount_arm_args=('bench.engines=oldjit,jit' bench.samples=3 bench.sample_us=2000 'bench.skbs=1,10000'
-	bench.perf=0 bench.seccomp_calls=0 bench.paired=0)
-
-# plan_args_of ACCEL: the plan options of its counted runs above.
-plan_args_of() {
-	case "$1" in
-	icount) echo "${icount_args[*]}" ;;
-	icount-arm) echo "${icount_arm_args[*]}" ;;
-	*) accel_plan_args "$1" ;;
-	esac
-}
+# plan_args_of ACCEL: the plan options of its counted runs: its record's
+# check_plan (make check's shortened plan), else make bench's.
+plan_args_of() { accel_attr "$1" check_plan 2> /dev/null || accel_plan_args "$1"; }
+counted_checks=$(accel_counted_checks)
 
 # boots_run: make bench's runner on uml with BOOTS=3, shortened: the first
 # boot runs the bench plan, the others the paired plan, each with a seed of
@@ -374,7 +363,10 @@ done
 # build/debs/.
 # make compare on its two fixture patches (icount, uml; the patched
 # kernels built through the baseline's ccache hits).
-job_list="$job_list buildcheck perf32 icount-1 icount-2 icount-arm-1 icount-arm-2 badinput boots compare"
+job_list="$job_list buildcheck perf32 badinput boots compare"
+# The counted accelerators' two runs of make check's shortened plan
+# (accels.conf check_plan: icount, icount-arm).
+for a in $counted_checks; do job_list="$job_list counted:$a:1 counted:$a:2"; done
 # The branch and cache model in the guests: two boots of each modeled
 # accelerator with make bench's plan (identical counts; the invariants of
 # results/tests-model.sh).
@@ -392,8 +384,7 @@ job_s() {
 	buildcheck) s=45 ;;
 	perf32) s=50 ;;
 	badinput) s=32 ;;
-	icount-arm-*) s=10 ;;
-	icount-*) s=12 ;;
+	counted:*) s=12 ;;
 	model:*) s=30 ;;
 	boots) s=60 ;;
 	compare) s=900 ;;
@@ -417,9 +408,11 @@ for j in $run_order; do
 		job "$j" counted_run "${a%@*}" "1@${a#*@}" $(plan_args_of "${a%@*}") ;;
 	buildcheck) job "$j" build_checks ;;
 	perf32) job "$j" "$here/tests-foreign-perf.sh" "$top" "$build" "$build/obj-x86_64" ;;
-	icount-arm-*) job "$j" counted_run icount-arm "${j#icount-arm-}" "${icount_arm_args[@]}" ;;
+	counted:*)
+		a=${j#counted:}
+		# shellcheck disable=SC2046 # plan options are words
+		job "$j" counted_run "${a%:*}" "${j##*:}" $(plan_args_of "${a%:*}") ;;
 	model:*) a=${j#model:}; job "$j" model_run "${a%:*}" "${j##*:}" ;;
-	icount-*) job "$j" counted_run icount "${j#icount-}" "${icount_args[@]}" ;;
 	boots) job "$j" boots_run ;;
 	compare) job "$j" "$here/tests-make-compare.sh" "$top" "$build" ;;
 	# A real guest that hangs, panics or overflows its results image.
@@ -429,11 +422,11 @@ done
 while [ "${#job_name[@]}" -gt 0 ]; do reap; done
 for j in $job_list; do collect_job "$j"; done
 
-stage "4/5 icount and modeled: the two runs' counts must agree"
-t "icount: two runs agree within 1% on every cell" \
-	"$build/tools/cmpruns" "$build/check-icount-1/results.csv" "$build/check-icount-2/results.csv" 1
-t "icount-arm: two runs agree within 1% on every cell (3.14's ARM JIT and 6.1's)" \
-	"$build/tools/cmpruns" "$build/check-icount-arm-1/results.csv" "$build/check-icount-arm-2/results.csv" 1
+stage "4/5 counted and modeled: the two runs' counts must agree"
+for a in $counted_checks; do
+	t "$a: two runs agree within 1% on every cell ($(plan_args_of "$a" | grep -o 'bench.engines=[^ ]*' || echo 'every engine'))" \
+		"$build/tools/cmpruns" "$build/check-$a-1/results.csv" "$build/check-$a-2/results.csv" 1
+done
 for c in fprog1,1 fprog1,10000 fprog2,1 fprog2,10000; do
 	t "icount-arm: oldjit ran compiled, ${c%,*} skbs=${c#*,} (jited=1)" sh -c \
 		"'$build/tools/csvget' '$build/check-icount-arm-1/results.csv' jited tag=bench engine=oldjit filter=${c%,*} skbs=${c#*,} | grep -qx 1"
