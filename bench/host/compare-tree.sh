@@ -4,6 +4,9 @@
 # applied by git am.  A worktree that exists is reset and re-patched in
 # place, so its objects (SIDE/linux/obj-*) stay and kbuild rebuilds only
 # the files the patches change; ccache is shared with every other tree.
+# A new worktree's files are dated 2000-01-01 before the patches apply, so
+# only what they change is newer than the objects run-compare.sh may seed
+# it with (a copy of the baseline's, built from the same commit).
 #
 # usage: compare-tree.sh TREE BASE SIDE PATCHES...
 #   TREE     the benchmark tree (build/linux)
@@ -50,6 +53,9 @@ else
 	rm -rf "$wt"
 	git -C "$tree" worktree prune
 	git -C "$tree" worktree add -q --detach "$(cd "$side" && pwd)/linux" "$base"
+	find "$wt" -path "$wt/.git" -prune -o -exec touch -h -d @946684800 {} +
+	git_wt update-index -q --refresh > /dev/null || true
+	: > "$side/seedable"
 fi
 
 for f in $files; do

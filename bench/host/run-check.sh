@@ -174,6 +174,20 @@ build_flavours=$(for f in $build_flavours; do echo "$(flavour_attr "$f" build_s 
 rc=$build/check.rc
 started=$build/check.started
 touch "$started"
+# tree_flavours K: the flavours of tree K's check accelerators.
+tree_flavours() { for a in $(kernel_attr "$1" check); do accel_flavour "$a"; done | sort -u | tr '\n' ' '; }
+# The other trees' kernels (CHECK_KERNELS) compile beside the default
+# tree's, in a make of their own: their jobs fill the others' single-
+# threaded links, modpost and tree extraction.  Their modules and
+# initramfs, which share the tools, come after the default tree's build.
+declare -A tree_build=()
+for k in $(check_kernels); do
+	# shellcheck disable=SC2046 # a word list
+	make -s -k -j"$(nproc)" KERNEL="$k" $(for f in $(tree_flavours "$k"); do echo "kernel-$f"; done) \
+		> "$build/check-kernels-$k.log" 2>&1 &
+	tree_build[$k]=$!
+	echo "[check] tree $k: its kernels compile beside ($build/check-kernels-$k.log)"
+done
 # shellcheck disable=SC2046 # a word list
 { make -s -k -j"$(nproc)" $(for f in $build_flavours; do echo "initramfs-$f"; done) 2>&1; echo $? > "$rc"; } | tee "$out"
 # The host tests' lines first (that job ended long before the build).
@@ -193,8 +207,10 @@ done
 # flavours of their accelerators, after the default tree's (their builds
 # share nothing but the tools and filters, which that one made).
 for k in $(check_kernels); do
-	fl=$(for a in $(kernel_attr "$k" check); do accel_flavour "$a"; done | sort -u | tr '\n' ' ')
-	stage "2/5 build: tree $k ($(kernel_attr "$k" package)), flavours $fl"
+	fl=$(tree_flavours "$k")
+	kr="compiled beside"
+	wait "${tree_build[$k]}" || kr="failed beside ($build/check-kernels-$k.log), made again"
+	stage "2/5 build: tree $k ($(kernel_attr "$k" package)), flavours $fl (kernels $kr)"
 	touch "$started"
 	# shellcheck disable=SC2046 # a word list
 	make -s -k -j"$(nproc)" KERNEL="$k" $(for f in $fl; do echo "initramfs-$f"; done) 2>&1 | tee "$out"
@@ -460,12 +476,13 @@ t "icount: vm_insns of fprog2: old 29, new 98, new2014 41" \
 # Engine new is unperturbed by 0005 (new2014): on the kernel without it
 # new took 744 and 1224 guest instructions per call (fprog #1, #2 cache-hit);
 # with it, the same (and cmp-interp-code.sh shows the same machine code).
-med_of() {
-	printf '%.0f\n' "$("$build/tools/csvget" "$build/check-icount-1/results.csv" median \
-		tag=bench engine="$1" filter="$2" packet=tcp22-payload skbs=1)"
-}
-t "icount: engine new takes 744 and 1224 insns per call, as on the kernel without 0005" \
-	test "$(med_of new fprog1) $(med_of new fprog2)" = "744 1224"
+# Within 1: one guest interrupt in a sample of make check's 2000 us moves
+# its per-call count by up to 0.96 (fprog #2: 1223.04 and 1223.79 seen).
+near() { awk -v m="$("$build/tools/csvget" "$build/check-icount-1/results.csv" median \
+	tag=bench engine="$1" filter="$2" packet=tcp22-payload skbs=1)" -v w="$3" \
+	'BEGIN { d = m - w; exit !(m != "" && d <= 1 && d >= -1) }'; }
+new_as_without_0005() { near new fprog1 744 && near new fprog2 1224; }
+t "icount: engine new takes 744 and 1224 insns per call (+-1), as on the kernel without 0005" new_as_without_0005
 t "icount: jit counts new's program, oldjit old's" \
 	test "$(vm_of jit fprog1) $(vm_of oldjit fprog1) $(vm_of jit fprog2) $(vm_of oldjit fprog2)" = "58 14 98 29"
 
