@@ -4,9 +4,10 @@
 # applied by git am.  A worktree that exists is reset and re-patched in
 # place, so its objects (SIDE/linux/obj-*) stay and kbuild rebuilds only
 # the files the patches change; ccache is shared with every other tree.
-# A new worktree's files are dated 2000-01-01 before the patches apply, so
-# only what they change is newer than the objects run-compare.sh may seed
-# it with (a copy of the baseline's, built from the same commit).
+# A new worktree's files are dated 2000-01-01 before the patches apply
+# (SIDE/dated): then only what the patches change, now or in an earlier
+# run, is newer than the objects run-compare.sh may seed a flavour's
+# directory with (a copy of the baseline's, built from the same commit).
 #
 # usage: compare-tree.sh TREE BASE SIDE PATCHES...
 #   TREE     the benchmark tree (build/linux)
@@ -55,7 +56,7 @@ else
 	git -C "$tree" worktree add -q --detach "$(cd "$side" && pwd)/linux" "$base"
 	find "$wt" -path "$wt/.git" -prune -o -exec touch -h -d @946684800 {} +
 	git_wt update-index -q --refresh > /dev/null || true
-	: > "$side/seedable"
+	: > "$side/dated"
 fi
 
 for f in $files; do

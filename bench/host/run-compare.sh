@@ -81,13 +81,14 @@ for side in baseline patched; do
 	else
 		out=$bout kt=$btree
 	fi
-	# A new patched worktree (compare-tree.sh: its files older than any
-	# object but those the patches change) starts from a copy of make
-	# bench's objects, built just now from the commit it is at: kbuild
-	# then rebuilds what the patches change, not the whole kernel.  Only
-	# with the baseline make bench's tree, unmodified (git diff HEAD).
+	# A flavour's first build in a patched worktree whose files are dated
+	# (compare-tree.sh: older than any object but those patches changed)
+	# starts from a copy of make bench's objects, built just now from the
+	# commit it is at: kbuild then rebuilds what the patches change, not
+	# the whole kernel.  Only with the baseline make bench's tree,
+	# unmodified (git diff HEAD).
 	if [ "$side" = patched ]; then
-		if [ -e "$cmp/patched/seedable" ] && [ -z "${BASE:-}" ] && git -C "$tree" diff --quiet HEAD; then
+		if [ -e "$cmp/patched/dated" ] && [ -z "${BASE:-}" ] && git -C "$tree" diff --quiet HEAD; then
 			for f in $flavours; do
 				[ -e "$kt/obj-$f" ] || [ ! -f "$tree/obj-$f/.config" ] || {
 					say "patched $f: starting from a copy of the baseline's objects ($tree/obj-$f)"
@@ -100,7 +101,6 @@ for side in baseline patched; do
 				}
 			done
 		fi
-		rm -f "$cmp/patched/seedable"
 	fi
 	# shellcheck disable=SC2086 # a list of make targets
 	KOUT=$out KTREE=$kt make --no-print-directory -C "$top" -j"$(nproc)" $targets
