@@ -364,8 +364,8 @@ accels=${CHECK_ACCELS:-$(accel_check_list)}
 ! is_built debug || job_list="debug"
 for a in $accels; do job_list="$job_list check-$a"; done
 # The other trees (CHECK_KERNELS): each accelerator's check plan
-# and one counted bench run (icount: 6.1's plan), compared with 6.1's in
-# stage 4.
+# and one counted bench run (its record's check_plan, as on the default
+# tree), compared with the default tree's in stage 4.
 other_runs=""
 for k in $(check_kernels); do
 	for a in $(kernel_attr "$k" check); do
@@ -377,8 +377,8 @@ done
 # libraries, foreign-perf.sh) packed and run under qemu-user, no guest
 # booted; needs a kernel's usr/gen_init_cpio.  The .debs are cached in
 # build/debs/.
-# make compare on its two fixture patches (icount, uml; the patched
-# kernels built through the baseline's ccache hits).
+# make compare on its fixture patches (icount, uml; the patched kernels
+# start from copies of the baseline's objects, run-compare.sh).
 job_list="$job_list buildcheck perf32 badinput boots compare"
 # The counted accelerators' two runs of make check's shortened plan
 # (accels.conf check_plan: icount, icount-arm).
@@ -403,7 +403,7 @@ job_s() {
 	counted:*) s=12 ;;
 	model:*) s=30 ;;
 	boots) s=60 ;;
-	compare) s=900 ;;
+	compare) s=760 ;;
 	esac
 	echo "${s:-60}"
 }

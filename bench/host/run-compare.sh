@@ -89,6 +89,7 @@ for side in baseline patched; do
 	# unmodified (git diff HEAD).
 	if [ "$side" = patched ]; then
 		if [ -e "$cmp/patched/dated" ] && [ -z "${BASE:-}" ] && git -C "$tree" diff --quiet HEAD; then
+			from=$(cd "$tree" && pwd)/ to=$(cd "$kt" && pwd)/
 			for f in $flavours; do
 				[ -e "$kt/obj-$f" ] || [ ! -f "$tree/obj-$f/.config" ] || {
 					say "patched $f: starting from a copy of the baseline's objects ($tree/obj-$f)"
@@ -96,8 +97,7 @@ for side in baseline patched; do
 					# objtool's build records absolute paths (its .cmd
 					# files): moved, it would be rebuilt, and with it
 					# every object that objtool checks
-					grep -rlIZ "$(cd "$tree" && pwd)/" "$kt/obj-$f" |
-						xargs -0 -r sed -i "s|$(cd "$tree" && pwd)/|$(cd "$kt" && pwd)/|g"
+					grep -rlIZ "$from" "$kt/obj-$f" | xargs -0 -r sed -i "s|$from|$to|g"
 				}
 			done
 		fi
