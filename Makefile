@@ -60,7 +60,7 @@ COVER ?= $(TOP)/kernel-patches/0000-cover-letter.patch
 
 # ARCHES: the architectures make bench covers with ACCEL=auto (default
 # all: x86_64 i386 arm32), e.g. make bench ARCHES=x86_64.
-export ACCEL ARCHES BENCH_ARGS REPEAT BOOTS QUIET PATCHES BASE CHECK_KERNELS
+export ACCEL ARCHES BENCH_ARGS REPEAT BOOTS LAYOUTS LAYOUT_SEEDS QUIET PATCHES BASE CHECK_KERNELS
 # ccache: paths under the clone are hashed relative to it, so a second
 # clone (CI's) hits the cache the first one filled.
 export CCACHE_BASEDIR := $(TOP)
@@ -139,6 +139,10 @@ $(TOOLS)/seccomp-bench: bench/guest/seccomp-bench.c
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -static -o $@ $<
 
+$(TOOLS)/layoutpads: bench/host/layoutpads.c
+	@mkdir -p $(TOOLS)
+	$(CC) $(HOSTCFLAGS) -o $@ $<
+
 $(TOOLS)/control: bench/host/control.c results/stats.c results/stats.h
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -o $@ $< results/stats.c -lm
@@ -153,7 +157,7 @@ $(TOOLS)/mkratios $(TOOLS)/mkcompare: $(TOOLS)/%: results/%.c results/paired.c r
 
 tools: deps-bench $(TOOLS)/knob $(TOOLS)/mkcsv $(TOOLS)/mktable $(TOOLS)/cmpruns \
 	$(TOOLS)/crosscheck $(TOOLS)/mkcover $(TOOLS)/csv2dat $(TOOLS)/seccomp-bench \
-	$(TOOLS)/bpfdiff $(TOOLS)/control $(TOOLS)/mkratios $(TOOLS)/knobfuzz $(TOOLS)/simboots \
+	$(TOOLS)/bpfdiff $(TOOLS)/control $(TOOLS)/layoutpads $(TOOLS)/mkratios $(TOOLS)/knobfuzz $(TOOLS)/simboots \
 	$(TOOLS)/mkclaims $(TOOLS)/csvget $(TOOLS)/mkcompare $(TOOLS)/mktrend
 
 # The branch and cache model (docs/model.md): the QEMU plugin, checked

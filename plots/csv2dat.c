@@ -510,13 +510,9 @@ static const char *ratio_over(const char *accel)
 
 		if (strcmp(csv_get(&run.ratios, r, "accel"), accel))
 			continue;
-		if (csv_has(&run.ratios, "ci_over") &&
-		    !strcmp(csv_get(&run.ratios, r, "ci_over"), "boots")) {
-			snprintf(buf, sizeof(buf), " over %s boots",
-				 csv_get(&run.ratios, r, "boots"));
-			return buf;
-		}
-		break;
+		buf[0] = ' ';
+		run_ci_over(&run.ratios, r, buf + 1, sizeof(buf) - 1);
+		return buf;
 	}
 	return " within one boot";
 }

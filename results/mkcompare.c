@@ -10,11 +10,14 @@
  *   RUN/plots/compare-<accel>.dat   the plot's data (plots/compare.gp)
  *
  * A counted accelerator (QEMU -icount) gives each kernel's exact count per
- * call: the difference is the result.  A timed one gives, per boot, the
- * median of each engine's paired rounds; the boots of the two kernels are
- * independent, so the ratio patched/baseline of their geometric means
- * comes with Welch's t-interval on the logs, and the verdicts of one
- * accelerator's table are Holm-adjusted together (docs/compare.md).
+ * call: the difference is the result.  A timed one gives, per paired
+ * boot, the median of each engine's paired rounds; the two kernels' boots
+ * come in blocks (a code-layout variant seed both kernels were relinked
+ * with, else a boot number both were booted with, back to back), each
+ * block one log ratio patched/baseline, and the ratio comes with the
+ * t-interval over the blocks; the verdicts of one accelerator's table are
+ * Holm-adjusted together, each with the change its blocks detect at 80%
+ * power (docs/compare.md).
  *
  * usage: mkcompare RUN_DIR
  * Exits 1, naming the engine and cell, when the two kernels' verdicts of a
@@ -35,6 +38,7 @@
 #define SIDES		2
 #define PERF_TOP	3
 #define ALPHA		0.05
+#define POWER		0.80
 /*
  * A counted difference below this is noise, not the patch: the timer's
  * +-0.5 per call, or, where a sample has few calls, one guest interrupt
@@ -56,6 +60,9 @@ struct cmp {
 	int boots[SIDES];
 	double delta, vm_insns, noise;	/* counted */
 	double ratio, lo, hi, p, p_holm;	/* timed (p NAN: no test) */
+	int blocks;			/* timed: blocks with both kernels */
+	const char *block_kind;		/* timed: what a block is */
+	double sd_block, detect;	/* timed: sd of the block log ratios, change detected at POWER (%) */
 	const char *verdict;
 	const struct csv_row *row[SIDES];	/* counted: results.csv rows */
 };
@@ -159,32 +166,62 @@ static void counted(const char *accel)
 	}
 }
 
-/* The paired.txt of every boot of @accel in side @s's run directory. */
-static int load_boots(int s, const char *accel, struct paired_data *d, int max)
+/* One analysed boot: its paired rounds and its code-layout variant. */
+struct boot {
+	struct paired_data d;
+	char layout[32];	/* host.txt layout=, "" without variants */
+	int k;			/* the boot's number */
+};
+
+/* The value of @key= in file @path, into @buf ("" when absent). */
+static void file_kv(const char *path, const char *key, char *buf, size_t n)
+{
+	char line[512];
+	size_t kl = strlen(key);
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, kl) && line[kl] == '=') {
+			size_t len = strcspn(line + kl + 1, "\n");
+
+			if (len >= n)
+				len = n - 1;
+			memcpy(buf, line + kl + 1, len);
+			buf[len] = '\0';
+			break;
+		}
+	fclose(f);
+}
+
+/*
+ * The paired boots of @accel in side @s's run directory (boot-2, ...):
+ * every analysed boot ran the paired plan; boot 1 ran the bench plan and
+ * is left out.
+ */
+static int load_boots(int s, const char *accel, struct boot *b, int max)
 {
 	char path[4096], err[512];
 	int n = 0, k;
 
-	for (k = 1; k <= max; k++) {
+	for (k = 2; k <= max + 1 && n < max; k++) {
 		FILE *f;
 
-		if (k == 1)
-			snprintf(path, sizeof(path), "%s/%s/%s/paired.txt", dir, side_name[s], accel);
-		else
-			snprintf(path, sizeof(path), "%s/%s/%s/boot-%d/paired.txt", dir,
-				 side_name[s], accel, k);
+		snprintf(path, sizeof(path), "%s/%s/%s/boot-%d/paired.txt", dir, side_name[s], accel, k);
 		f = fopen(path, "r");
-		if (!f) {
-			if (k == 1)
-				continue;
+		if (!f)
 			break;
-		}
-		memset(&d[n], 0, sizeof(d[n]));
-		if (paired_read(f, path, &d[n], err, sizeof(err))) {
+		memset(&b[n], 0, sizeof(b[n]));
+		if (paired_read(f, path, &b[n].d, err, sizeof(err))) {
 			fprintf(stderr, "mkcompare: %s\n", err);
 			exit(1);
 		}
 		fclose(f);
+		snprintf(path, sizeof(path), "%s/%s/%s/boot-%d/host.txt", dir, side_name[s], accel, k);
+		file_kv(path, "layout", b[n].layout, sizeof(b[n].layout));
+		b[n].k = k;
 		n++;
 	}
 	return n;
@@ -215,58 +252,131 @@ static double boot_median(const struct paired_data *d, const struct paired_cell 
 	return st.median;
 }
 
-/* A timed accelerator: per boot medians, Welch on the logs, then Holm. */
+/* @b's block: its layout seed with variants, else its boot number. */
+static void block_label(const struct boot *b, int layouts, char *buf, size_t n)
+{
+	if (layouts)
+		snprintf(buf, n, "%s", b->layout);
+	else
+		snprintf(buf, n, "%d", b->k);
+}
+
+/*
+ * The blocks of the design: with code-layout variants, one per variant
+ * seed both kernels booted; without, one per boot number both have.
+ * @id[s][i]: the block of side @s's boot @i (-1: in none).  Returns the
+ * number of blocks.
+ */
+static int make_blocks(struct boot *const b[SIDES], const int nb[SIDES],
+		       int id[SIDES][STATS_MAX_BOOTS], const char **kind)
+{
+	static char label[SIDES][STATS_MAX_BOOTS][32];
+	int n = 0, s, i, j, layouts = b[0][0].layout[0] != '\0';
+
+	*kind = layouts ? "layout variants" : "boot pairs";
+	for (s = 0; s < SIDES; s++)
+		for (i = 0; i < nb[s]; i++) {
+			block_label(&b[s][i], layouts, label[s][i], sizeof(label[s][i]));
+			id[s][i] = -1;
+		}
+	/* a block is a label of the baseline's that the patched kernel has too */
+	for (i = 0; i < nb[0]; i++) {
+		for (j = 0; j < i && strcmp(label[0][j], label[0][i]); j++)
+			;
+		if (j < i) {
+			id[0][i] = id[0][j];
+			continue;
+		}
+		for (j = 0; j < nb[1] && strcmp(label[1][j], label[0][i]); j++)
+			;
+		if (j < nb[1])
+			id[0][i] = n++;
+	}
+	for (j = 0; j < nb[1]; j++)
+		for (i = 0; i < nb[0]; i++)
+			if (!strcmp(label[1][j], label[0][i])) {
+				id[1][j] = id[0][i];
+				break;
+			}
+	return n;
+}
+
+/*
+ * A timed accelerator: per block the log ratio patched/baseline of its
+ * boots' medians, the t-interval over blocks, then Holm over the table.
+ */
 static void timed(const char *accel)
 {
-	static struct paired_data d[SIDES][STATS_MAX_BOOTS];
-	static double v[SIDES][STATS_MAX_BOOTS];
-	int nb[SIDES], s, first = ncmps, i, k, e;
+	static struct boot b[SIDES][STATS_MAX_BOOTS];
+	static int id[SIDES][STATS_MAX_BOOTS];
+	static double sum[SIDES][STATS_MAX_BOOTS], d[STATS_MAX_BOOTS];
+	static int cnt[SIDES][STATS_MAX_BOOTS];
+	struct boot *bp[SIDES] = { b[0], b[1] };
+	int nb[SIDES], s, first = ncmps, i, k, e, nblocks;
 	double *p, *adj;
+	const char *kind;
 	size_t ci;
 
 	for (s = 0; s < SIDES; s++)
-		nb[s] = load_boots(s, accel, d[s], STATS_MAX_BOOTS);
+		nb[s] = load_boots(s, accel, b[s], STATS_MAX_BOOTS - 1);
 	if (!nb[0] || !nb[1])
-		die("accel=%s: no paired rounds of the %s kernel", accel, nb[0] ? "patched" : "baseline");
-	for (ci = 0; ci < d[0][0].ncells; ci++) {
-		const struct paired_cell *key = &d[0][0].cells[ci];
+		die("accel=%s: no paired boots (boot-2, ...) of the %s kernel", accel,
+		    nb[0] ? "patched" : "baseline");
+	nblocks = make_blocks(bp, nb, id, &kind);
+	for (ci = 0; ci < b[0][0].d.ncells; ci++) {
+		const struct paired_cell *key = &b[0][0].d.cells[ci];
 
 		for (e = 0; e < key->nengines; e++) {
 			struct cmp *c = add_cmp();
-			struct stats_welch w;
-			int n[SIDES];
+			struct stats_blocked o;
+			double v[SIDES][STATS_MAX_BOOTS];
+			int n[SIDES], nd = 0;
 
 			c->accel = accel;
 			c->engine = key->engine[e];
 			snprintf(c->filter, sizeof(c->filter), "%s", key->filter);
 			snprintf(c->packet, sizeof(c->packet), "%s", key->packet);
 			c->skbs = key->skbs;
+			c->block_kind = kind;
+			memset(sum, 0, sizeof(sum));
+			memset(cnt, 0, sizeof(cnt));
 			for (s = 0; s < SIDES; s++) {
 				n[s] = 0;
 				for (k = 0; k < nb[s]; k++) {
-					double m = boot_median(&d[s][k], key, c->engine);
+					double m = boot_median(&b[s][k].d, key, c->engine);
 
-					if (m > 0)
-						v[s][n[s]++] = m;
+					if (!(m > 0))
+						continue;
+					v[s][n[s]++] = m;
+					if (id[s][k] >= 0) {
+						sum[s][id[s][k]] += log(m);
+						cnt[s][id[s][k]]++;
+					}
 				}
 				c->boots[s] = n[s];
 				stats_logmean_ci(v[s], n[s], 0, &c->val[s], &c->lo, &c->hi);
 			}
+			for (i = 0; i < nblocks; i++)
+				if (cnt[0][i] && cnt[1][i])
+					d[nd++] = sum[1][i] / cnt[1][i] - sum[0][i] / cnt[0][i];
+			c->blocks = nd;
 			c->ratio = stats_ratio(c->val[1], c->val[0]);
 			c->lo = NAN;
 			c->hi = NAN;
-			c->verdict = "too few boots (2 of each kernel at least)";
-			if (stats_welch_log(v[0], n[0], v[1], n[1], &w)) {
-				c->ratio = w.ratio;
-				c->lo = w.lo;
-				c->hi = w.hi;
-				c->p = w.p;
+			c->detect = NAN;
+			c->verdict = "too few blocks (2 at least)";
+			if (stats_blocked_log(d, nd, &o)) {
+				c->ratio = o.ratio;
+				c->lo = o.lo;
+				c->hi = o.hi;
+				c->p = o.p;
+				c->sd_block = o.sd;
 			}
 		}
 	}
 	for (s = 0; s < SIDES; s++)
 		for (k = 0; k < nb[s]; k++)
-			paired_free(&d[s][k]);
+			paired_free(&b[s][k].d);
 	p = malloc(sizeof(*p) * (ncmps - first + 1));
 	adj = malloc(sizeof(*adj) * (ncmps - first + 1));
 	if (!p || !adj)
@@ -280,6 +390,9 @@ static void timed(const char *accel)
 		c->p_holm = adj[i - first];
 		if (isnan(c->p_holm))
 			continue;
+		/* the power at Holm's first step: ALPHA over the table's tests */
+		c->detect = stats_detectable_pct(c->sd_block, c->blocks,
+						 ALPHA / (ncmps - first), POWER);
 		c->verdict = c->p_holm >= ALPHA ? "no difference shown" :
 			     c->ratio > 1 ? "slower" : "faster";
 	}
@@ -315,7 +428,8 @@ static void write_csv(void)
 
 	fprintf(f, "accel,kind,engine,filter,packet,skbs,baseline,patched,boots_baseline,boots_patched,"
 		"delta,vm_insns,ratio,ci_lo,ci_hi,ci_level,p,p_holm,verdict,kernel,debian_version,"
-		"series_hash,tree_base,patched_head,cpu,config_hash\n");
+		"series_hash,tree_base,patched_head,cpu,config_hash,blocks,block_kind,sd_block_pct,"
+		"detectable_pct\n");
 	for (i = 0; i < ncmps; i++) {
 		const struct cmp *c = &cmps[i];
 		const struct csv_row *r = run_accel_row(&side[0], c->accel);
@@ -347,7 +461,11 @@ static void write_csv(void)
 		csv_put(f, run_info(&side[0], "tree_head"), 0);
 		csv_put(f, run_info(&side[1], "tree_head"), 0);
 		csv_put(f, csv_get(&side[0].results, r, "cpu"), 0);
-		csv_put(f, csv_get(&side[0].results, r, "config_hash"), 1);
+		csv_put(f, csv_get(&side[0].results, r, "config_hash"), 0);
+		put_num(f, c->counted ? NAN : c->blocks, "%.0f", 0);
+		csv_put(f, c->counted ? "" : c->block_kind, 0);
+		put_num(f, c->counted || isnan(c->lo) ? NAN : 100 * c->sd_block, "%.2f", 0);
+		put_num(f, c->counted ? NAN : c->detect, "%.1f", 1);
 	}
 	fclose(f);
 }
@@ -428,11 +546,11 @@ static void write_text(void)
 			fprintf(f, "  %-14s %-32s %10s %10s %9s %13s  %s\n", "engine", "cell",
 				"baseline", "patched", "delta", "delta/vm insn", "verdict");
 		else
-			fprintf(f, "  %-14s %-32s %10s %10s %7s %17s %7s  %s\n", "engine", "cell",
-				"baseline", "patched", "ratio", "95% CI", "p(Holm)", "verdict");
+			fprintf(f, "  %-14s %-32s %10s %10s %7s %17s %7s %7s  %s\n", "engine", "cell",
+				"baseline", "patched", "ratio", "95% CI", "p(Holm)", "detects", "verdict");
 		for (i = 0; i < ncmps; i++) {
 			const struct cmp *c = &cmps[i];
-			char cell[256], per[32] = "", ci[40] = "", ph[16] = "";
+			char cell[256], per[32] = "", ci[40] = "", ph[16] = "", det[16] = "";
 
 			if (strcmp(c->accel, accel))
 				continue;
@@ -450,9 +568,11 @@ static void write_text(void)
 				snprintf(ci, sizeof(ci), "[%.3f, %.3f]", c->lo, c->hi);
 			if (!isnan(c->p_holm))
 				snprintf(ph, sizeof(ph), "%.3f", c->p_holm);
-			fprintf(f, "  %-14s %-32s %10.2f %10.2f %7.3f %17s %7s  %s\n",
+			if (!isnan(c->detect))
+				snprintf(det, sizeof(det), "%.1f%%", c->detect);
+			fprintf(f, "  %-14s %-32s %10.2f %10.2f %7.3f %17s %7s %7s  %s\n",
 				engine_label(c->engine), cell, c->val[0], c->val[1], c->ratio, ci, ph,
-				c->verdict);
+				det, c->verdict);
 		}
 		tally(accel, &slower, &faster, &same, &untested);
 		if (counted) {
@@ -461,20 +581,27 @@ static void write_text(void)
 				"  sample; delta/vm insn: per eBPF instruction the interpreter executed)\n",
 				csv_get(&side[0].results, r, "unit"), COUNT_NOISE, IRQ_INSNS);
 		} else {
-			int nb = 0, np = 0;
+			int nb = 0, np = 0, nk = 0;
+			const char *kind = "blocks";
 
 			for (i = 0; i < ncmps; i++)
 				if (!strcmp(cmps[i].accel, accel)) {
 					nb = cmps[i].boots[0];
 					np = cmps[i].boots[1];
+					nk = cmps[i].blocks;
+					kind = cmps[i].block_kind;
 				}
-			fprintf(f, "  (%s per call: geometric mean over boots, %d of the baseline and %d of the\n"
-				"  patched kernel, interleaved; each boot's figure is the median of its paired\n"
-				"  rounds.  Ratio patched/baseline with Welch's 95%% CI on the logs (unadjusted);\n"
-				"  the verdicts are Holm-adjusted over the %d comparisons of this table: a\n"
-				"  difference is shown where the adjusted p < %.2f.)\n",
-				csv_get(&side[0].results, r, "unit"), nb, np,
-				slower + faster + same, ALPHA);
+			fprintf(f, "  (%s per call: geometric mean over the paired boots, %d of the baseline and\n"
+				"  %d of the patched kernel, interleaved; each boot's figure is the median of its\n"
+				"  paired rounds.  Blocked design: %d blocks (%s: both kernels booted back\n"
+				"  to back with the same seed), each giving the log ratio patched/baseline of its\n"
+				"  boots; ratio and 95%% CI from the t-interval over the blocks (unadjusted).  The\n"
+				"  verdicts are Holm-adjusted over the %d comparisons of this table: a difference\n"
+				"  is shown where the adjusted p < %.2f.  detects: the change this many blocks\n"
+				"  detect with %.0f%% power at Holm's first step, %.2f / %d, from the cell's block\n"
+				"  spread.)\n",
+				csv_get(&side[0].results, r, "unit"), nb, np, nk, kind,
+				slower + faster + same, ALPHA, 100 * POWER, ALPHA, slower + faster + same);
 		}
 		/* perf: the accelerator's first cell, every engine */
 		for (i = 0; i < ncmps; i++) {
@@ -514,7 +641,7 @@ static void write_summary(void)
 		fprintf(f, "  accel=%s, %s:\n    %d cells slower, %d faster, %d %s%s\n", accel,
 			reg_get_or(k, "plot", kind), slower, faster, same,
 			counted_accel(accel) ? "unchanged" : "with no difference shown (Holm)",
-			untested ? ", some untested (too few boots)" : "");
+			untested ? ", some untested (too few blocks)" : "");
 	}
 	fprintf(f, "\nThe tables and perf reports are below the --- line.\n");
 	fclose(f);

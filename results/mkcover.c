@@ -494,7 +494,7 @@ static void accel_table(const char *accel)
 	fprintf(out, "accel=%s (%s, %s per call, %s", accel, *flavour ? flavour : "-",
 		csv_get(&run.results, any, "unit"), csv_get(&run.results, any, "kind"));
 	if (ab)
-		fprintf(out, ", medians over %s boots", csv_get(&run.absolute, ab, "boots"));
+		fprintf(out, ", medians %s", run_ci_over(&run.absolute, ab, buf, sizeof(buf)));
 	fprintf(out, "):\n");
 	cells_header();
 	for (e = 0; e < reg_engines()->n; e++) {

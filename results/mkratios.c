@@ -37,6 +37,7 @@
  * -A prints each engine's ns per call instead, over boots as the ratios
  * are: the absolute figures, which drift with the machine.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,9 @@
 static char extra_head[EXTRA_MAX], extra_row[EXTRA_MAX];
 /* -r: the run-level sd (%) of one-skb cells and of the others */
 static double run_sd_pct[2];
+/* -g: the code-layout variant of each FILE, as an index (NULL: one build) */
+static int *layout_of;
+static const char *layout_list;
 
 static int add_column(const char *s)
 {
@@ -101,9 +105,47 @@ static int parse_run_sd(const char *s)
 	return 0;
 }
 
+
+/*
+ * -g LABEL,LABEL,...: one code-layout label per FILE (the seed the kernel
+ * of that boot was relinked with); equal labels are one variant.
+ */
+static int parse_layouts(const char *s, int nboots)
+{
+	const char *p = s;
+	int i, j;
+
+	layout_of = calloc(nboots, sizeof(*layout_of));
+	if (!layout_of)
+		return -1;
+	for (i = 0; i < nboots; i++) {
+		size_t len = strcspn(p, ",");
+
+		if (!len)
+			return -1;
+		layout_of[i] = i;
+		for (j = 0; j < i; j++) {
+			const char *q = s;
+			int k;
+
+			for (k = 0; k < j; k++)
+				q += strcspn(q, ",") + 1;
+			if (strcspn(q, ",") == len && !strncmp(q, p, len)) {
+				layout_of[i] = layout_of[j];
+				break;
+			}
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+		else if (i != nboots - 1)
+			return -1;
+	}
+	return *p ? -1 : 0;
+}
 static void usage(void)
 {
-	fprintf(stderr, "usage: mkratios [-s] [-a ACCEL] [-c NAME=VALUE]... [-r HIT_PCT,MISS_PCT] [-A | -p A/B ...] BOOT_FILE...\n");
+	fprintf(stderr, "usage: mkratios [-s] [-a ACCEL] [-c NAME=VALUE]... [-r HIT_PCT,MISS_PCT] [-g LAYOUT,...] [-A | -p A/B ...] BOOT_FILE...\n");
 	exit(2);
 }
 
@@ -166,13 +208,14 @@ static void row_figures(const struct paired_data *boots, int nboots,
 					 c->rounds[k].v[ia];
 		n[i] = c->nrounds;
 	}
-	stats_over_boots(pool, n, nboots, run_sd_pct[key->skbs != 1] / 100, rs);
+	stats_over_boots(pool, n, layout_of, nboots, run_sd_pct[key->skbs != 1] / 100, rs);
 }
 
 /* The columns every row ends with: boots, what the CI is over, diagnostics. */
 static void print_tail(const struct stats_boots *rs, const char *fmt)
 {
-	printf(",%d,%s,%.2f,", rs->boots, rs->boots > 1 ? "boots" : "rounds",
+	printf(",%d,%s,%.2f,", rs->boots,
+	       rs->layouts > 1 ? "layouts" : rs->boots > 1 ? "boots" : "rounds",
 	       100 * rs->run_sd);
 	printf(fmt, rs->boot_min);
 	printf(",");
@@ -182,10 +225,16 @@ static void print_tail(const struct stats_boots *rs, const char *fmt)
 		printf(fmt, rs->within_lo);
 		printf(",");
 		printf(fmt, rs->within_hi);
-		printf("\n");
 	} else {
-		printf(",,\n");
+		printf(",,");
 	}
+	printf(",%d,", rs->layouts);
+	if (!isnan(rs->sd_layout))
+		printf("%.2f", 100 * rs->sd_layout);
+	printf(",");
+	if (!isnan(rs->sd_boot))
+		printf("%.2f", 100 * rs->sd_boot);
+	printf("\n");
 }
 
 static void ratio_rows(const char *accel, const struct paired_data *boots,
@@ -278,7 +327,7 @@ int main(int argc, char **argv)
 	char err[512];
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "a:Ac:p:r:s")) != -1) {
+	while ((opt = getopt(argc, argv, "a:Ac:g:p:r:s")) != -1) {
 		switch (opt) {
 		case 'r':
 			if (parse_run_sd(optarg)) {
@@ -289,6 +338,9 @@ int main(int argc, char **argv)
 			break;
 		case 'a':
 			accel = optarg;
+			break;
+		case 'g':
+			layout_list = optarg;
 			break;
 		case 'c':
 			if (add_column(optarg)) {
@@ -326,6 +378,11 @@ int main(int argc, char **argv)
 	if (nboots > STATS_MAX_BOOTS) {
 		fprintf(stderr, "mkratios: %d boots, at most %d\n", nboots,
 			STATS_MAX_BOOTS);
+		return 2;
+	}
+	if (layout_list && parse_layouts(layout_list, nboots)) {
+		fprintf(stderr, "mkratios: -g '%s' is not one layout label per file (%d, comma-separated)\n",
+			layout_list, nboots);
 		return 2;
 	}
 	explicit = npairs > 0;
@@ -378,7 +435,7 @@ int main(int argc, char **argv)
 	else
 		printf("accel%s,filter,packet,skbs,pair,ratio,ci_lo,ci_hi,ci_level,rounds,halfwidth_pct,verdict",
 		       extra_head);
-	printf(",boots,ci_over,run_sd_pct,boot_min,boot_max,within_lo,within_hi\n");
+	printf(",boots,ci_over,run_sd_pct,boot_min,boot_max,within_lo,within_hi,layouts,sd_layout_pct,sd_boot_pct\n");
 	for (k = 0; k < keys.ncells; k++) {
 		if (absolute)
 			abs_rows(accel, boots, nboots, &keys.cells[k], pool, nb);

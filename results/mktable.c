@@ -193,10 +193,17 @@ static void paired_table(const char *accel, const char *kind)
 				r0 = rfind(accel, pair, cell_get(c, "filter"), cell_get(c, "skbs"));
 			over = csv_has(&run.ratios, "ci_over") ? rget(r0, "ci_over") : "rounds";
 			boots = csv_has(&run.ratios, "boots") ? rget(r0, "boots") : "1";
-			if (!strcmp(over, "boots"))
-				printf("paired ratios t_A/t_B over %s boots (per boot the median of its interleaved\n"
-				       "rounds on the same skbs; their geometric mean with its 95%% CI over boots%s;\n"
-				       "> 1: the second engine is faster):\n", boots,
+			if (!strcmp(over, "layouts"))
+				printf("paired ratios t_A/t_B %s\n(per boot the median of its interleaved rounds on the same skbs; per code\n"
+				       "layout the mean of its boots; their geometric mean with its 95%% CI over\n"
+				       "the code layouts%s;\n"
+				       "> 1: the second engine is faster):\n", run_ci_over(&run.ratios, r0, buf, sizeof(buf)),
+				       csv_has(&run.ratios, "run_sd_pct") && atof(rget(r0, "run_sd_pct")) > 0 ?
+				       ",\nwidened by the run-level sd measured for this accelerator (accels.conf run_sd)" : "");
+			else if (!strcmp(over, "boots"))
+				printf("paired ratios t_A/t_B %s\n(per boot the median of its interleaved rounds on the same skbs; their\n"
+				       "geometric mean with its 95%% CI over boots%s;\n"
+				       "> 1: the second engine is faster):\n", run_ci_over(&run.ratios, r0, buf, sizeof(buf)),
 				       csv_has(&run.ratios, "run_sd_pct") && atof(rget(r0, "run_sd_pct")) > 0 ?
 				       ",\nwidened by the run-level sd measured for this accelerator (accels.conf run_sd)" : "");
 			else
@@ -227,6 +234,9 @@ static void paired_table(const char *accel, const char *kind)
 	if (!strcmp(kind, "hardware") && !strcmp(over, "rounds"))
 		printf("one boot: its CI holds within that boot, another boot need not fall\n"
 		       "in it (BOOTS; docs/statistics.md)\n");
+	if (!strcmp(kind, "hardware") && !strcmp(over, "boots"))
+		printf("one build: its CI holds for this build's code layout; another build (one\n"
+		       "more patch, another compiler) may move it further (LAYOUTS; docs/statistics.md)\n");
 	if (!strcmp(kind, "hardware") && worst)
 		printf("statistical power: largest ratio CI half-width %s%% (%s %s skbs=%s):\n"
 		       "this run could tell apart ratios differing by more than %s%%\n",
@@ -262,9 +272,9 @@ static void absolute_table(const char *accel)
 			continue;
 		if (!any++) {
 			r = afind(accel, engines[e].engine, cell_get(c, "filter"), cell_get(c, "skbs"));
-			printf("per call in the paired rounds over %s boots (%s; per boot the median of\n"
-			       "its rounds, their geometric mean with its 95%% CI over boots):\n",
-			       csv_get(&run.absolute, r, "boots"), csv_get(&run.absolute, r, "unit"));
+			printf("per call in the paired rounds %s\n(%s; per boot the median of its rounds, their geometric mean with its\n"
+			       "95%% CI):\n",
+			       run_ci_over(&run.absolute, r, buf, sizeof(buf)), csv_get(&run.absolute, r, "unit"));
 			header(20);
 		}
 		printf("%-14s", engines[e].label);

@@ -54,11 +54,31 @@ trap failed EXIT
 # row with the accelerator, CPU, kernel and config.
 # shellcheck source=results/kv.sh
 . "$here/kv.sh"
-# boot_files ACCEL_DIR: its paired.txt files, one per boot, in boot order.
-boot_files() {
+# all_boot_files ACCEL_DIR: its paired.txt files, one per boot, in boot order.
+all_boot_files() {
 	echo "$1/paired.txt"
 	find "$1" -mindepth 2 -maxdepth 2 -path '*/boot-[0-9]*/paired.txt' |
 		awk '{ k = $0; sub(/.*\/boot-/, "", k); print k + 0, $0 }' | sort -n | cut -d' ' -f2-
+}
+# boot_files ACCEL_DIR: the boots the figures are formed over: with
+# code-layout variants (a "layout" in a boot's host.txt, run-bench.sh
+# LAYOUTS) the paired boots of the variants only, not the bench plan's
+# boot of the kernel as built; else every boot.
+boot_files() {
+	if grep -qs '^layout=' "$1"/boot-*/host.txt; then
+		for f in $(all_boot_files "$1"); do
+			! grep -qs '^layout=' "$(dirname "$f")/host.txt" || echo "$f"
+		done
+	else
+		all_boot_files "$1"
+	fi
+}
+# layout_labels ACCEL_DIR: -g and the layout seed of each of boot_files,
+# comma-separated (mkratios), or nothing without variants.
+layout_labels() {
+	grep -qs '^layout=' "$1"/boot-*/host.txt || return 0
+	printf -- '-g '
+	for f in $(boot_files "$1"); do kv "$(dirname "$f")/host.txt" layout; done | paste -sd, -
 }
 # ratios DIR: DIR/ratios.csv from DIR/<accel>/paired.txt (none without).
 # The config hash is per accelerator (host.txt), from run.txt in older runs.
@@ -75,7 +95,7 @@ ratios() {
 			rsd=$(kv "$d/host.txt" run_sd)
 			# one word per boot file (run directories have no spaces)
 			# shellcheck disable=SC2046
-			"$tools/mkratios" -s $( [ "$what" = ratios ] || echo -A) -a "$a" ${rsd:+-r "$rsd"} \
+			"$tools/mkratios" -s $( [ "$what" = ratios ] || echo -A) -a "$a" ${rsd:+-r "$rsd"} $(layout_labels "$d") \
 				-c "kind=$(kv "$d/host.txt" kind)" \
 				-c "unit=$(kv "$d/host.txt" unit)" \
 				-c "flavour=$(kv "$d/host.txt" flavour)" \

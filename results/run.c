@@ -137,9 +137,30 @@ const struct csv_row *run_absolute(const struct run *run, const char *accel,
 {
 	static const char *const keys[] = { "accel", "engine", "filter", "skbs",
 					    "ci_over", NULL };
-	const char *values[] = { accel, engine, filter, skbs, "boots" };
+	const char *values[] = { accel, engine, filter, skbs, "layouts" };
+	const struct csv_row *r;
 
+	/* over code-layout variants, else over the boots of one build */
+	r = csv_find(run->has_absolute ? &run->absolute : NULL, keys, values);
+	if (r)
+		return r;
+	values[4] = "boots";
 	return csv_find(run->has_absolute ? &run->absolute : NULL, keys, values);
+}
+
+const char *run_ci_over(const struct csv *csv, const struct csv_row *r,
+			char *buf, size_t n)
+{
+	const char *over = csv_has(csv, "ci_over") ? csv_get(csv, r, "ci_over") : "rounds";
+
+	if (!strcmp(over, "layouts"))
+		snprintf(buf, n, "over %s boots of %s code layouts", csv_get(csv, r, "boots"),
+			 csv_get(csv, r, "layouts"));
+	else if (!strcmp(over, "boots"))
+		snprintf(buf, n, "over %s boots of one build", csv_get(csv, r, "boots"));
+	else
+		snprintf(buf, n, "within one boot");
+	return buf;
 }
 
 const struct csv_row *run_accel_row(const struct run *run, const char *accel)

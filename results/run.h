@@ -52,6 +52,14 @@ const char *run_accel_what(const struct run *run, const char *accel);
  */
 void run_cell_id(const struct run *run, const struct csv_row *r, char *buf,
 		 size_t n);
+/*
+ * What the CI of row @r of a ratios.csv or absolute.csv is formed over, in
+ * words for a heading, into @buf: "over 36 boots of 12 code layouts",
+ * "over 16 boots of one build" (one code layout: the CI holds for that
+ * build only), "within one boot".
+ */
+const char *run_ci_over(const struct csv *csv, const struct csv_row *r,
+			char *buf, size_t n);
 /* A row's ci_lo and ci_hi, when both are there (returns 1). */
 int run_ci(const struct csv *csv, const struct csv_row *r, double *lo,
 	   double *hi);

@@ -5,10 +5,11 @@
  *
  *   simboots [-r RUNS] [-b BOOTS] [-n ROUNDS] [-s BOOT_SD] [-w ROUND_SD]
  *            [-u RUN_SD] [-U ASSUMED_RUN_SD] [-t TRUE_RATIO] [-S SEED]
+ *            [-L LAYOUTS [-l LAYOUT_SD] [-g]]
  *
  * Each simulated run draws a factor exp(N(0, RUN_SD)) (what moves a whole
  * run alike: the machine's state over minutes) and has BOOTS boots; a
- * boot draws a factor exp(N(0, BOOT_SD)) (what a boot fixes: layout,
+ * boot draws a factor exp(N(0, BOOT_SD)) (what a boot fixes: the guest's
  * placement, the host's pages), and each of its ROUNDS rounds a ratio
  * TRUE_RATIO * run factor * boot factor * exp(N(0, ROUND_SD)).  The
  * estimator is told ASSUMED_RUN_SD (mkratios -r).  Prints how often the 95% CI over boots, and the
@@ -18,6 +19,13 @@
  * (halfwidth_pct: the median half-width of the CIs over boots).
  * Defaults: 1000 runs, 8 boots, 60 rounds, BOOT_SD 0.08, ROUND_SD 0.03,
  * RUN_SD and ASSUMED_RUN_SD 0, TRUE_RATIO 0.48, SEED 1.
+ *
+ * -L: the boots of a run are spread round-robin over LAYOUTS code-layout
+ * variants, each drawing a factor exp(N(0, LAYOUT_SD)) shared by its boots
+ * (what a relink moves; default LAYOUT_SD 0).  The estimator groups the
+ * boots by variant; -g hides the grouping from it (every boot its own
+ * unit, as if the variants were boots), and -L 1 is one build: every boot
+ * of the run shares one layout draw.
  */
 #include <math.h>
 #include <stdint.h>
@@ -56,12 +64,13 @@ int main(int argc, char **argv)
 {
 	double runs = 1000, boots = 8, rounds = 60, boot_sd = 0.08;
 	double round_sd = 0.03, truth = 0.48, seed = 1, *v, *hw, f, g;
-	double run_sd = 0, assumed = 0;
+	double run_sd = 0, assumed = 0, layouts = 0, layout_sd = 0, lf[STATS_MAX_BOOTS];
+	int group[STATS_MAX_BOOTS], grouped = 1, nl;
 	struct stats_boots o;
 	size_t n[STATS_MAX_BOOTS];
 	int r, b, k, opt, covered = 0, pooled = 0;
 
-	while ((opt = getopt(argc, argv, "r:b:n:s:w:u:U:t:S:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:b:n:s:w:u:U:t:S:L:l:g")) != -1) {
 		int bad;
 
 		switch (opt) {
@@ -92,11 +101,21 @@ int main(int argc, char **argv)
 		case 'S':
 			bad = arg_num(optarg, 1, 1e18, &seed);
 			break;
+		case 'L':
+			bad = arg_num(optarg, 1, STATS_MAX_BOOTS, &layouts);
+			break;
+		case 'l':
+			bad = arg_num(optarg, 0, 10, &layout_sd);
+			break;
+		case 'g':
+			grouped = 0;
+			bad = 0;
+			break;
 		default:
 			bad = 1;
 		}
 		if (bad) {
-			fprintf(stderr, "usage: simboots [-r RUNS] [-b BOOTS >= 2] [-n ROUNDS] [-s BOOT_SD] [-w ROUND_SD] [-u RUN_SD] [-U ASSUMED_RUN_SD] [-t TRUE_RATIO] [-S SEED]\n");
+			fprintf(stderr, "usage: simboots [-r RUNS] [-b BOOTS >= 2] [-n ROUNDS] [-s BOOT_SD] [-w ROUND_SD] [-u RUN_SD] [-U ASSUMED_RUN_SD] [-t TRUE_RATIO] [-S SEED] [-L LAYOUTS [-l LAYOUT_SD] [-g]]\n");
 			return 2;
 		}
 	}
@@ -109,13 +128,17 @@ int main(int argc, char **argv)
 	}
 	for (r = 0; r < (int)runs; r++) {
 		g = truth * exp(run_sd * normal());
+		nl = layouts > 0 ? (int)layouts : 1;
+		for (b = 0; b < nl; b++)
+			lf[b] = layouts > 0 ? exp(layout_sd * normal()) : 1;
 		for (b = 0; b < (int)boots; b++) {
-			f = g * exp(boot_sd * normal());
+			group[b] = grouped ? b % nl : b;
+			f = g * lf[b % nl] * exp(boot_sd * normal());
 			for (k = 0; k < (int)rounds; k++)
 				v[b * (int)rounds + k] = f * exp(round_sd * normal());
 			n[b] = (size_t)rounds;
 		}
-		stats_over_boots(v, n, (int)boots, assumed, &o);
+		stats_over_boots(v, n, layouts > 0 ? group : NULL, (int)boots, assumed, &o);
 		covered += o.has_ci && o.lo <= truth && truth <= o.hi;
 		pooled += o.has_within && o.within_lo <= truth && truth <= o.within_hi;
 		hw[r] = o.has_ci ? 100 * (o.hi - o.lo) / 2 / o.value : INFINITY;

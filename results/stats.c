@@ -155,14 +155,18 @@ int stats_logmean_ci(const double *v, int n, double run_sd, double *mean,
 	return 1;
 }
 
-void stats_over_boots(double *v, const size_t *n, int nboots, double run_sd,
-		      struct stats_boots *o)
+void stats_over_boots(double *v, const size_t *n, const int *group, int nboots,
+		      double run_sd, struct stats_boots *o)
 {
-	double med[STATS_MAX_BOOTS], m, lo, hi, level;
+	double med[STATS_MAX_BOOTS], gsum[STATS_MAX_BOOTS], gmean[STATS_MAX_BOOTS];
+	double m, lo, hi, level, ss = 0;
+	int gid[STATS_MAX_BOOTS], gn[STATS_MAX_BOOTS], g[STATS_MAX_BOOTS];
 	size_t at = 0;
-	int i, ci;
+	int i, j, ci, df = 0;
 
 	memset(o, 0, sizeof(*o));
+	o->sd_layout = NAN;
+	o->sd_boot = NAN;
 	for (i = 0; i < nboots && i < STATS_MAX_BOOTS; i++) {
 		if (!n[i])
 			continue;
@@ -179,6 +183,17 @@ void stats_over_boots(double *v, const size_t *n, int nboots, double run_sd,
 			o->hi = ci ? hi : 0;
 			o->level = ci ? level : 0;
 		}
+		/* the boot's variant: a group index in order of appearance */
+		for (j = 0; j < o->layouts && gid[j] != (group ? group[i] : 0); j++)
+			;
+		if (j == o->layouts) {
+			gid[o->layouts++] = group ? group[i] : 0;
+			gsum[j] = 0;
+			gn[j] = 0;
+		}
+		g[o->boots] = j;
+		gsum[j] += m > 0 ? log(m) : NAN;
+		gn[j]++;
 		med[o->boots++] = m;
 	}
 	o->values = at;
@@ -186,7 +201,28 @@ void stats_over_boots(double *v, const size_t *n, int nboots, double run_sd,
 		return;
 	o->has_within = stats_median_ci(v, (int)at, &m, &o->within_lo,
 					&o->within_hi, &level);
-	if (o->boots > 1) {
+	for (j = 0; j < o->layouts; j++)
+		gmean[j] = gsum[j] / gn[j];
+	for (i = 0; i < o->boots; i++) {
+		double d = log(med[i]) - gmean[g[i]];
+
+		ss += d * d;
+	}
+	df = o->boots - o->layouts;
+	if (df > 0)
+		o->sd_boot = sqrt(ss / df);
+	if (o->layouts > 1) {
+		/* the variants are the unit: their means' t-interval */
+		for (j = 0; j < o->layouts; j++)
+			gmean[j] = exp(gmean[j]);
+		o->has_ci = stats_logmean_ci(gmean, o->layouts, run_sd, &o->value,
+					     &o->lo, &o->hi);
+		for (j = 0; j < o->layouts; j++)
+			gmean[j] = log(gmean[j]);
+		o->sd_layout = stats_stddev(gmean, o->layouts);
+		o->run_sd = run_sd;
+		o->level = 95.0;
+	} else if (o->boots > 1) {
 		o->has_ci = stats_logmean_ci(med, o->boots, run_sd, &o->value,
 					     &o->lo, &o->hi);
 		o->run_sd = run_sd;
@@ -350,4 +386,41 @@ void stats_holm(const double *p, int n, double *adj)
 		adj[idx[i]] = run < 1 ? run : 1;
 	}
 	free(idx);
+}
+
+int stats_blocked_log(const double *d, int n, struct stats_blocked *o)
+{
+	double m, se, h;
+
+	memset(o, 0, sizeof(*o));
+	o->blocks = n;
+	o->ratio = n > 0 ? exp(stats_mean(d, n)) : NAN;
+	if (n < 2)
+		return 0;
+	m = stats_mean(d, n);
+	o->sd = stats_stddev(d, n);
+	se = o->sd / sqrt(n);
+	if (se == 0) {
+		o->t = m == 0 ? 0 : m > 0 ? INFINITY : -INFINITY;
+		o->p = m == 0 ? 1 : 0;
+		o->lo = o->hi = o->ratio;
+		return 1;
+	}
+	o->t = m / se;
+	o->p = stats_t_p2(o->t, n - 1);
+	h = stats_t975(n - 1) * se;
+	o->lo = exp(m - h);
+	o->hi = exp(m + h);
+	return 1;
+}
+
+double stats_detectable_pct(double sd, int n, double alpha, double power)
+{
+	double d;
+
+	if (n < 2 || !(alpha > 0 && alpha < 1) || !(power > 0 && power < 1))
+		return NAN;
+	/* t(power), one-sided: the two-sided quantile of 2 (1 - power) */
+	d = (stats_t_q2(alpha, n - 1) + stats_t_q2(2 * (1 - power), n - 1)) * sd / sqrt(n);
+	return 100 * (exp(d) - 1);
 }

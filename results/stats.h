@@ -55,6 +55,9 @@ int stats_logmean_ci(const double *v, int n, double run_sd, double *mean,
 /* A figure formed over boots (stats_over_boots). */
 struct stats_boots {
 	int boots;		/* boots with at least one value */
+	int layouts;		/* code-layout variants among them (groups) */
+	double sd_layout;	/* log sd of the variants' means (NAN: < 2) */
+	double sd_boot;		/* pooled log sd of boots within a variant (NAN: none) */
 	size_t values;		/* values of every boot */
 	int has_ci, has_within;
 	double value, lo, hi, level;	/* the result and its CI (level %) */
@@ -71,9 +74,17 @@ struct stats_boots {
  * which one run's boots cannot show), with one boot its median and the
  * order-statistics CI of its values.  within_* is the order-statistics CI
  * of all values pooled, as if every value were independent.  Sorts @v.
+ *
+ * @group (NULL: every boot a group of its own) names each boot's code-layout
+ * variant (a kernel relinked with other padding, bench/host/layout-link.sh).
+ * Boots of one variant share its layout, so they are not independent
+ * samples of what a rebuild moves: the boots of a variant are averaged
+ * (mean of their log medians) and the CI is the t-interval over the
+ * variants' means, layouts - 1 degrees of freedom (a nested design with
+ * the variant as the unit; docs/statistics.md, "Code layout").
  */
-void stats_over_boots(double *v, const size_t *n, int nboots, double run_sd,
-		      struct stats_boots *o);
+void stats_over_boots(double *v, const size_t *n, const int *group, int nboots,
+		      double run_sd, struct stats_boots *o);
 
 /*
  * Two kernels compared over boots (make compare, results/mkcompare.c):
@@ -100,6 +111,33 @@ struct stats_welch {
  */
 int stats_welch_log(const double *a, int na, const double *b, int nb,
 		    struct stats_welch *w);
+/*
+ * Two kernels compared as the blocked design make compare runs: a block is
+ * one code-layout variant seed (or, without variants, one boot number) of
+ * both kernels, booted back to back, and gives one log ratio patched /
+ * baseline (the mean log of its patched boots less that of its baseline
+ * boots).  The ratio is exp of the blocks' mean, its 95% CI the
+ * t-interval over the blocks (blocks - 1 degrees of freedom), p that of
+ * "the mean log ratio is 0".  With no spread between blocks, p is 1 for a
+ * zero mean and 0 otherwise, and the CI is the ratio itself.  Returns 0
+ * for fewer than 2 blocks.
+ */
+struct stats_blocked {
+	int blocks;
+	double ratio, lo, hi;	/* exp(mean log ratio), its 95% CI */
+	double sd;		/* the sd of the blocks' log ratios */
+	double t, p;		/* t = mean / (sd / sqrt(blocks)), two-sided p */
+};
+int stats_blocked_log(const double *d, int n, struct stats_blocked *o);
+/*
+ * The smallest change, in percent, that a blocked comparison of @n blocks
+ * whose log ratios spread with sd @sd detects with probability @power at
+ * two-sided level @alpha (the t-test's power, by the usual approximation
+ * (t(1 - alpha/2) + t(power)) sd / sqrt(n) on the log scale, n - 1
+ * degrees of freedom); NAN for n < 2.
+ */
+double stats_detectable_pct(double sd, int n, double alpha, double power);
+
 /*
  * Holm's step-down adjustment of  p-values for testing them together:
  * @adj[i] is the smallest family-wise level at which test i is rejected

@@ -1,10 +1,10 @@
 #!/bin/sh
 # Host tests of make compare's statistics and tables (results/mkcompare,
 # results/stats.c) on made-up runs of two kernels: an exact counted delta
-# and its per-instruction figure, a Welch interval checked against its
-# closed form, a known slowdown found over boots, a null table that stays
-# "no difference shown" after Holm, and a changed verdict refused with the
-# engine and cell named.
+# and its per-instruction figure, the blocked design's interval checked
+# against its closed form, blocks by code-layout variant, a known slowdown
+# found over blocks, a null table that stays "no difference shown" after
+# Holm, and a changed verdict refused with the engine and cell named.
 # usage: tests-compare.sh TOOLS_DIR      prints PASS:/FAIL: lines
 set -eu
 tools=$1
@@ -44,7 +44,9 @@ boot() {
 	}' > "$f"
 }
 
-# side RUN SIDE ACCEL CELLS VALUE...: SIDE's boots of a timed accelerator.
+# side RUN SIDE ACCEL CELLS VALUE[@LAYOUT]...: SIDE's boots of a timed
+# accelerator: the first the bench plan's (boot 1, never analysed), the
+# others paired boots 2.., each of code-layout variant LAYOUT if given.
 side() {
 	r=$1 s=$2 a=$3 cells=$4
 	shift 4
@@ -54,9 +56,10 @@ side() {
 	k=1
 	for v in "$@"; do
 		if [ "$k" = 1 ]; then
-			boot "$r/$s/$a/paired.txt" "$cells" "$v"
+			boot "$r/$s/$a/paired.txt" "$cells" "${v%@*}"
 		else
-			boot "$r/$s/$a/boot-$k/paired.txt" "$cells" "$v"
+			boot "$r/$s/$a/boot-$k/paired.txt" "$cells" "${v%@*}"
+			[ "${v#*@}" = "$v" ] || echo "layout=${v#*@}" > "$r/$s/$a/boot-$k/host.txt"
 		fi
 		k=$((k + 1))
 	done
@@ -90,27 +93,50 @@ else
 		grep -q 'engine old, cell fprog1 tcp22-payload skbs=1: the verdicts differ (baseline 262144, patched 0)' "$tmp/err"
 fi
 
-# 3. Welch on the logs against its closed form: logs {0, .2} and {.1, .3}:
-# d = .1, se = sqrt(.02), t = .7071, df = 2 exactly, p = 1 - t/sqrt(t^2 + 2)
-# = .5528, CI exp(.1 -+ 4.3027 se) = [.6014, 2.0309]
-r=$tmp/welch
-side "$r" baseline uml 1 1 1.221402758
-side "$r" patched uml 1 1.105170918 1.349858808
+# 3. The blocked design against its closed form: boot 1 (the bench plan,
+# 99 and 1) left out; blocks k = 2, 3, 4 with log ratios .1, .2, .3: mean
+# .2, sd .1, se .1/sqrt(3), t = 3.4641, df 2, p = 1 - t/sqrt(t^2 + 2) =
+# .07418, CI exp(.2 -+ 4.3027 se) = [.9527, 1.5658]
+r=$tmp/blocked
+side "$r" baseline uml 1 99 1 1 1
+side "$r" patched uml 1 1 1.105170918 1.221402758 1.349858808
 if "$mkcompare" "$r" 2> "$tmp/err"; then
-	expect "welch: ratio 1.1052" near "$(get "$r/compare.csv" ratio engine=old)" 1.1052 0.0001
-	expect "welch: p .5528" near "$(get "$r/compare.csv" p engine=old)" 0.5528 0.0001
-	expect "welch: CI low .6014" near "$(get "$r/compare.csv" ci_lo engine=old)" 0.6014 0.0001
-	expect "welch: CI high 2.0309" near "$(get "$r/compare.csv" ci_hi engine=old)" 2.0309 0.0001
-	expect "welch: no difference shown" \
+	expect "blocked: ratio 1.2214" near "$(get "$r/compare.csv" ratio engine=old)" 1.2214 0.0001
+	expect "blocked: p .07418" near "$(get "$r/compare.csv" p engine=old)" 0.07418 0.00001
+	expect "blocked: CI low .9527" near "$(get "$r/compare.csv" ci_lo engine=old)" 0.9527 0.0001
+	expect "blocked: CI high 1.5658" near "$(get "$r/compare.csv" ci_hi engine=old)" 1.5658 0.0001
+	expect "blocked: 3 blocks of boot pairs, boot 1 left out" \
+		test "$(get "$r/compare.csv" blocks engine=old) $(get "$r/compare.csv" block_kind engine=old) $(get "$r/compare.csv" boots_baseline engine=old)" = "3 boot pairs 3"
+	expect "blocked: no difference shown" \
 		test "$(get "$r/compare.csv" verdict engine=old)" = "no difference shown"
+	# 10% over 3 blocks of sd .1 at Holm's first step .05/2: (t(.9875, 2) +
+	# t(.8, 2)) .1/sqrt(3) = (6.2053 + 1.0607) .057735 = .41949: 52.1%
+	expect "blocked: detects 52.1% at 80% power" near "$(get "$r/compare.csv" detectable_pct engine=old)" 52.1 0.1
+	expect "blocked: the table has the detects column" grep -q ' detects  verdict$' "$r/compare.txt"
 else
-	fail "welch: mkcompare failed: $(head -n 1 "$tmp/err")"
+	fail "blocked: mkcompare failed: $(head -n 1 "$tmp/err")"
 fi
 
-# 4. a 10% slowdown over 6 boots each, boot-to-boot noise of 2%
+# 3b. Blocks by code-layout variant: variant A runs at 10, B at 20 on both
+# kernels, the patch adds 10% to each; the boots come in another order on
+# each side.  Paired by variant every block is log 1.1 exactly; paired by
+# boot number (or unpaired) the layouts' 2x would swamp it.
+r=$tmp/layouts
+side "$r" baseline uml 1 5 10@11 20@22 10.2@11 20@22
+side "$r" patched uml 1 5 22@22 11@11 22@22 11.22@11
+if "$mkcompare" "$r" 2> "$tmp/err"; then
+	expect "layouts: ratio 1.1 from 2 blocks of layout variants" \
+		test "$(get "$r/compare.csv" ratio engine=old) $(get "$r/compare.csv" blocks engine=old) $(get "$r/compare.csv" block_kind engine=old)" = "1.1000 2 layout variants"
+	expect "layouts: slower" test "$(get "$r/compare.csv" verdict engine=old)" = slower
+	expect "layouts: the note names the blocks" grep -q '2 blocks (layout variants' "$r/compare.txt"
+else
+	fail "layouts: mkcompare failed: $(head -n 1 "$tmp/err")"
+fi
+
+# 4. a 10% slowdown over 6 paired boots each, boot-to-boot noise of 2%
 r=$tmp/slower
-side "$r" baseline uml 1 20.0 20.4 19.7 20.2 19.9 20.3
-side "$r" patched uml 1 22.1 22.5 21.8 22.0 22.3 21.9
+side "$r" baseline uml 1 1 20.0 20.4 19.7 20.2 19.9 20.3
+side "$r" patched uml 1 1 22.1 22.5 21.8 22.0 22.3 21.9
 if "$mkcompare" "$r" 2> "$tmp/err"; then
 	ratio=$(get "$r/compare.csv" ratio engine=new)
 	expect "slower: ratio $ratio within 1% of 1.10" near "$ratio" 1.10 0.011
@@ -125,8 +151,8 @@ fi
 # 5. no change, 20 comparisons (10 cells x 2 engines), noise of 3%: nothing
 # shown, and Holm never lowers a p
 r=$tmp/null
-side "$r" baseline uml 10 20.0 20.6 19.5 20.3 19.8
-side "$r" patched uml 10 20.5 19.6 20.9 20.2 20.7
+side "$r" baseline uml 10 1 20.0 20.6 19.5 20.3 19.8
+side "$r" patched uml 10 1 20.5 19.6 20.9 20.2 20.7
 if "$mkcompare" "$r" 2> "$tmp/err"; then
 	n=$(grep -c ',no difference shown,' "$r/compare.csv" || true)
 	expect "null: all 20 comparisons no difference shown ($n)" test "$n" = 20
@@ -138,12 +164,12 @@ else
 	fail "null: mkcompare failed: $(head -n 1 "$tmp/err")"
 fi
 
-# 6. one boot of a timed kernel: no test, said so
+# 6. one paired boot of a kernel: one block, no test, said so
 r=$tmp/one
-side "$r" baseline uml 1 20.0
-side "$r" patched uml 1 22.0 22.1
+side "$r" baseline uml 1 20.0 20.0
+side "$r" patched uml 1 22.0 22.1 22.2
 if "$mkcompare" "$r" 2> "$tmp/err"; then
-	expect "one boot: too few boots" grep -q ',too few boots' "$r/compare.csv"
+	expect "one paired boot: too few blocks" grep -q ',too few blocks' "$r/compare.csv"
 else
 	fail "one boot: mkcompare failed: $(head -n 1 "$tmp/err")"
 fi

@@ -303,8 +303,8 @@ for pair in old/new old/new2014 new2014/new; do
 	expect "one ratio: $pair and its CI, the same in the ratio plot's data" \
 		test "$got" = "$(ratio_cells "$pair" "%.3f %.3f %.3f")"
 done
-expect "one ratio: the plot says its whiskers are the CI over 4 boots" \
-	grep -q 'whiskers = 95% CI over 4 boots, log scale' "$fxb/plots/ratios-uml.gp"
+expect "one ratio: the plot says its whiskers are the CI over 4 boots of one build" \
+	grep -q 'whiskers = 95% CI over 4 boots of one build, log scale' "$fxb/plots/ratios-uml.gp"
 expect "one ratio: the claims quote the over-boots ratio" \
 	grep -qF "ours: $(ratio_cells old/new "%.2f [%.2f, %.2f]" | cut -d'|' -f1)  reversed" "$fxb/table.txt"
 expect "one ratio: claims.csv holds the over-boots ratio the table quotes" \

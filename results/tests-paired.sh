@@ -111,7 +111,7 @@ expect "a pair is a list entry: new/old is the inverse" \
 	sh -c "'$mkratios' -p new/old '$tmp/inv.txt' | grep -q ',new/old,0.2917,'"
 # absolute medians: new is 10 in every round
 expect "-A: per-engine medians" \
-	sh -c "'$mkratios' -a icount -A '$tmp/inv.txt' | grep -q '^icount,f,p,1,new,10.000,10.000,10.000,96.8,6,1,rounds,0.00,10.000,10.000,10.000,10.000$'"
+	sh -c "'$mkratios' -a icount -A '$tmp/inv.txt' | grep -q '^icount,f,p,1,new,10.000,10.000,10.000,96.8,6,1,rounds,0.00,10.000,10.000,10.000,10.000,1,,$'"
 
 # 4. the boot is the unit of replication: one file per boot.  Boots whose
 # rounds all give 0.50, 0.55 and 0.45: the ratio is their geometric mean
@@ -139,7 +139,36 @@ expect "boots: -r leaves the ratio as it is" \
 for bad in 1 1,x -1,2 1,51 1,2,3; do
 	expect "boots: -r $bad refused" sh -c "! '$mkratios' -r '$bad' '$tmp/boot1.txt' > /dev/null 2>&1"
 done
-expect "one boot: ci_over=rounds" sh -c "'$mkratios' '$tmp/boot1.txt' | grep -q ',1,rounds,0.00,0.5000,0.5000,0.5000,0.5000$'"
+expect "one boot: ci_over=rounds" sh -c "'$mkratios' '$tmp/boot1.txt' | grep -q ',1,rounds,0.00,0.5000,0.5000,0.5000,0.5000,1,,$'"
+# 4b. Code-layout variants (mkratios -g, run-bench.sh LAYOUTS): six boots,
+# two of each of variants A, B, C, whose rounds give .50 .52, .60 .62 and
+# .40 .42.  A variant's boots share its layout, so the unit is the
+# variant: the geometric mean of the variants' means (0.5033) with the
+# t-interval over the 3 variants (2 df): [0.3069, 0.8252]; the log sd of
+# the variants' means 19.91%, of boots within a variant 2.88%.
+k=0
+for v in .50 .52 .60 .62 .40 .42; do
+	k=$((k + 1))
+	rounds fprog1 1 0 9 "$v" 1 1 0 > "$tmp/lay$k.txt"
+done
+"$mkratios" -p old/new -g A,A,B,B,C,C "$tmp"/lay1.txt "$tmp"/lay2.txt "$tmp"/lay3.txt \
+	"$tmp"/lay4.txt "$tmp"/lay5.txt "$tmp"/lay6.txt > "$tmp/lay.csv"
+expect "layouts: the geometric mean of the variants' means" near "$(field "$tmp/lay.csv" old/new ratio)" 0.5033 0.0002
+expect "layouts: the t-interval over 3 variants, low end" near "$(field "$tmp/lay.csv" old/new ci_lo)" 0.3069 0.0003
+expect "layouts: the t-interval over 3 variants, high end" near "$(field "$tmp/lay.csv" old/new ci_hi)" 0.8252 0.0003
+expect "layouts: ci_over=layouts, 3 layouts of 6 boots" \
+	test "$(field "$tmp/lay.csv" old/new ci_over) $(field "$tmp/lay.csv" old/new layouts) $(field "$tmp/lay.csv" old/new boots)" = "layouts 3 6"
+expect "layouts: sd of the variants 19.91%, of boots within one 2.88%" \
+	test "$(field "$tmp/lay.csv" old/new sd_layout_pct) $(field "$tmp/lay.csv" old/new sd_boot_pct)" = "19.91 2.88"
+# the same six boots as one build's (no -g): the t-interval over 6 boots
+# (5 df) is far narrower than what the variants show
+"$mkratios" -p old/new "$tmp"/lay1.txt "$tmp"/lay2.txt "$tmp"/lay3.txt \
+	"$tmp"/lay4.txt "$tmp"/lay5.txt "$tmp"/lay6.txt > "$tmp/lay1b.csv"
+expect "layouts: without -g, ci_over=boots and layouts 1" \
+	test "$(field "$tmp/lay1b.csv" old/new ci_over) $(field "$tmp/lay1b.csv" old/new layouts)" = "boots 1"
+for bad in A,A A,,B,B,C,C A,A,B,B,C,C,D "" ; do
+	expect "layouts: -g '$bad' for 6 files refused" sh -c "! '$mkratios' -g '$bad' '$tmp'/lay1.txt '$tmp'/lay2.txt '$tmp'/lay3.txt '$tmp'/lay4.txt '$tmp'/lay5.txt '$tmp'/lay6.txt > /dev/null 2>&1"
+done
 # The estimator's coverage on 1000 synthetic runs of 8 boots x 60 rounds:
 # a per-boot factor exp(N(0, 8%)), round noise 3%.  The CI over boots must
 # cover the true ratio in >= 93% of the runs; the CI of the pooled rounds

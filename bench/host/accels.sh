@@ -10,6 +10,7 @@
 #   accel_kind ACCEL      hardware | counted | emulated (accels.conf's kinds)
 #   accel_plan_args ACCEL plan options it defaults to (BENCH_ARGS override)
 #   accel_boots ACCEL     boots make bench gives it
+#   accel_layouts ACCEL   code-layout variants make bench links for it
 #   accel_unusable ACCEL  why it cannot run here (its needs), or fails
 #   accel_host_txt ACCEL  the host.txt lines the records give (mkcsv)
 #   flavour_kernel BUILD FLAVOUR   the kernel image a flavour boots
@@ -162,6 +163,19 @@ accel_counted_checks() {
 # accel_boots ACCEL: how many boots make bench gives it (BOOTS, else the
 # record's boots, else 1): the unit of replication (docs/statistics.md).
 accel_boots() { echo "${BOOTS:-$(accel_attr "$1" boots || echo 1)}"; }
+# accel_layouts ACCEL: its code-layout variants (docs/statistics.md): the
+# number of LAYOUT_SEEDS, else LAYOUTS, else the record's layouts, else 1;
+# 1 where its flavour's record does not say "relink 1".
+accel_layouts() {
+	[ "$(flavour_attr "$(accel_flavour "$1")" relink || true)" = 1 ] || { echo 1; return 0; }
+	if [ -n "${LAYOUT_SEEDS:-}" ]; then
+		# shellcheck disable=SC2086 # a list of numbers
+		set -- $LAYOUT_SEEDS
+		echo "$#"
+		return 0
+	fi
+	echo "${LAYOUTS:-$(accel_attr "$1" layouts || echo 1)}"
+}
 # accel_unusable ACCEL: why ACCEL cannot run here (its record's needs is
 # not a writable path), on stdout; fails when nothing is in the way.
 accel_unusable() {

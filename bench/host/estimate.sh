@@ -51,9 +51,18 @@ for a in $list; do
 	nb=$(accel_boots "$a")
 	case "$nb" in '' | *[!0-9]*) nb=1 ;; esac
 	[ "$compare" = 0 ] || [ "$(accel_kind "$a")" != counted ] || nb=1
+	# code-layout variants: the paired boots rounded up to a multiple of
+	# them (run-bench.sh run_plan), and a relink of each per kernel
+	nl=1
+	[ "$(accel_kind "$a")" = counted ] || nl=$(accel_layouts "$a")
+	link=0
+	if [ "$nl" -gt 1 ]; then
+		nb=$((1 + (nb - 1 + nl - 1) / nl * nl))
+		link=$((nl * $(flavour_attr "$f" relink_s 2> /dev/null || echo 5)))
+	fi
 	if [ -n "$s" ]; then
-		s=$(((s + (nb - 1) * $(accel_attr "$a" boot_s 2> /dev/null || echo 0)) * repeat * (compare + 1)))
-		guests="$guests, $a$( [ "$nb" = 1 ] || echo " ($nb boots)") ~$(((s + 59) / 60)) min$maybe"
+		s=$(((s + link + (nb - 1) * $(accel_attr "$a" boot_s 2> /dev/null || echo 0)) * repeat * (compare + 1)))
+		guests="$guests, $a$( [ "$nb" = 1 ] || echo " ($nb boots$( [ "$nl" = 1 ] || echo " over $nl code layouts"))") ~$(((s + 59) / 60)) min$maybe"
 		total=$((total + s))
 	else
 		guests="$guests, $a (no estimate)$maybe"

@@ -20,6 +20,15 @@
 #               gets a layout seed of its own (bench.seed, recorded in its
 #               host.txt; a bench.seed in BENCH_ARGS fixes it for all).
 #               The ratios are formed over the boots (docs/statistics.md).
+#        LAYOUTS  code-layout variants of every accelerator whose flavour
+#               relinks (default: its accels.conf layouts; 1: none).
+#               Each variant is the kernel relinked with a seeded padding
+#               in front of every object (bench/host/layout-link.sh); the
+#               paired boots 2.. go round-robin over the variants and the
+#               ratios' CIs are formed over variants (docs/statistics.md,
+#               "Code layout").  LAYOUT_SEEDS="S1 S2 ..." fixes the seeds
+#               (default: drawn per run; of several kernels, the same
+#               seeds for each).
 #        KERNELS="NAME=OUT ..."  boot several kernels (make compare,
 #               bench/host/run-compare.sh): NAME's kernel and initramfs
 #               are OUT/obj-<flavour>/ and OUT/initramfs-<flavour>.cpio.gz,
@@ -89,6 +98,12 @@ for k in $kernels; do
 	esac
 done
 [ -z "$kernels" ] || [ "$repeat" = 1 ] || die "REPEAT=$repeat: not with KERNELS (more boots: BOOTS)"
+case "${LAYOUTS:-1}" in '' | *[!0-9]* | 0*) die "LAYOUTS=${LAYOUTS:-}: must be a number from 1 to 64" ;; esac
+[ "${LAYOUTS:-1}" -le 64 ] || die "LAYOUTS=$LAYOUTS: must be a number from 1 to 64"
+for s in ${LAYOUT_SEEDS:-}; do
+	case "$s" in *[!0-9]*) die "LAYOUT_SEEDS: '$s' is not a number" ;; esac
+	[ "${#s}" -le 18 ] || die "LAYOUT_SEEDS: '$s' has more than 18 digits"
+done
 set -f
 # shellcheck disable=SC2086 # BENCH_ARGS is a list of words
 why=$(bench_args_check ${BENCH_ARGS:-}) || die "BENCH_ARGS: $why"
@@ -187,10 +202,13 @@ boot_seed() {
 	echo "${fixed:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
 }
 
-# boot DIR ACCEL PLAN SEED OUT: one boot of PLAN into DIR, OUT's kernel.
+# boot DIR ACCEL PLAN SEED OUT [LAYOUT]: one boot of PLAN into DIR, OUT's
+# kernel (LAYOUT: its code-layout variant of that seed, layout-link.sh).
 boot() {
 	f=$(accel_flavour "$2")
 	step="the $2 boot (plan $3)" boot_dir=$1
+	kernel=$(kernel_of "$2" "$5")
+	[ -z "${6:-}" ] || kernel=$5/obj-$f/layout/$6/$(basename "$kernel")
 	mkdir -p "$1"
 	{
 		accel_host_txt "$2"
@@ -201,10 +219,13 @@ boot() {
 		if [ "$(flavour_attr "$f" host_cpu || true)" = 1 ]; then
 			echo "cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) (host)"
 		fi
+		# the variant: its seed, padding and where the interpreters landed
+		[ -z "${6:-}" ] || sed 's/^seed=/layout=/; /^layout=/!s/^/layout_/' \
+			"$5/obj-$f/layout/$6/layout.txt"
 	} > "$1/host.txt"
 	# Both lists are split into kernel arguments on purpose.
 	# shellcheck disable=SC2046,SC2086
-	"$here/run-guest.sh" "$2" "$3" "$1" "$(kernel_of "$2" "$5")" "$(initrd_of "$2" "$5")" \
+	"$here/run-guest.sh" "$2" "$3" "$1" "$kernel" "$(initrd_of "$2" "$5")" \
 		$(accel_plan_args "$2") ${4:+bench.seed=$4} ${BENCH_ARGS:-}
 	boot_dir=""
 }
@@ -213,9 +234,10 @@ boot() {
 # shellcheck source=bench/host/quiet.sh
 . "$here/quiet.sh"
 
-# boot_k DIR ACCEL K SEED OUT: boot K of ACCEL, OUT's kernel: K = 1 the
-# bench plan into DIR/ACCEL, else the paired plan into DIR/ACCEL/boot-K,
-# which passes the quiet gate (quiet_after) or is booted again.
+# boot_k DIR ACCEL K SEED OUT [LAYOUT]: boot K of ACCEL, OUT's kernel: K =
+# 1 the bench plan into DIR/ACCEL (the kernel as built), else the paired
+# plan into DIR/ACCEL/boot-K (code-layout variant LAYOUT, if any), which
+# passes the quiet gate (quiet_after) or is booted again.
 boot_k() {
 	redo=0
 	if [ "$3" = 1 ]; then
@@ -226,18 +248,64 @@ boot_k() {
 		return 0
 	fi
 	while :; do
-		boot "$1/$2/boot-$3" "$2" paired "$4" "$5"
+		boot "$1/$2/boot-$3" "$2" paired "$4" "$5" "${6:-}"
 		quiet_after "$1/$2/boot-$3" "$2" "$3" && break
 		redo=$((redo + 1))
 		rm -rf "$1/$2/boot-$3"
 	done
 }
 
+# plan_layouts ACCEL: its code-layout variants (accel_layouts), 1 for a
+# counted one (an instruction count does not see the layout).
+plan_layouts() {
+	if [ "$(accel_kind "$1")" = counted ]; then echo 1; else accel_layouts "$1"; fi
+}
+
+# layout_seeds N: the seeds of N variants, LAYOUT_SEEDS's or drawn from
+# /dev/urandom.
+layout_seeds() {
+	if [ -n "${LAYOUT_SEEDS:-}" ]; then
+		echo "$LAYOUT_SEEDS"
+		return 0
+	fi
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		od -An -N4 -tu4 /dev/urandom | tr -d ' '
+		i=$((i + 1))
+	done
+}
+
+# link_layouts ACCEL SEED...: the variants of ACCEL's kernel, of every
+# kernel of the run (layout-link.sh).
+link_layouts() {
+	f=$(accel_flavour "$1")
+	shift
+	step="linking the code-layout variants of the $f kernel"
+	for s in $sides; do
+		name=${s%%=*}
+		echo "[bench] ${name:+$name }$f kernel: $# code-layout variant(s), relinked with seeded padding"
+		"$here/layout-link.sh" "$top" "${s#*=}/obj-$f" "$f" "$@"
+	done
+}
+
 # run_plan DIR ACCEL: the boots of ACCEL (accel_boots), of every kernel
 # into its run directory in DIR: boot K of each kernel (A B, then B A,
-# ...) with one seed, then boot K + 1.
+# ...) with one seed, then boot K + 1.  With code-layout variants
+# (plan_layouts) the paired boots 2.. go round-robin over them, as many
+# of each variant (the boots are rounded up to 1 + a multiple of the
+# variants); boot K of every kernel boots its variant of the same seed.
 run_plan() {
 	nb=$(plan_boots "$2")
+	nl=$(plan_layouts "$2") seeds=''
+	if [ "$nl" -gt 1 ]; then
+		per=$(( (nb - 1 + nl - 1) / nl ))
+		[ "$per" -ge 1 ] || per=1
+		nb=$((1 + per * nl))
+		seeds=$(layout_seeds "$nl" | tr '\n' ' ')
+		# shellcheck disable=SC2086 # a list of seeds
+		link_layouts "$2" $seeds
+		echo "[bench] $2: $nl code-layout variants x $per paired boot(s) each, after the bench plan's boot"
+	fi
 	quiet_ref=
 	for s in $sides; do
 		mkdir -p "$(side_dir "$1" "${s%%=*}")/$2"
@@ -245,17 +313,19 @@ run_plan() {
 	done
 	k=1 order=$sides t0=$(date +%s) t1=
 	while [ "$k" -le "$nb" ]; do
-		seed='' left='' plan=paired
+		seed='' left='' plan=paired lay=''
 		[ "$nb" = 1 ] || seed=$(boot_seed)
+		# shellcheck disable=SC2086 # a list of seeds
+		[ "$k" = 1 ] || [ -z "$seeds" ] || lay=$(printf '%s\n' $seeds | sed -n "$(( (k - 2) % nl + 1 ))p")
 		[ "$k" != 1 ] || plan=bench
 		[ "$k" -le 2 ] || left=", about $(( ($(date +%s) - t1) * (nb - k + 1) / (k - 2) ))s left"
 		[ "$k" != 2 ] || left=" (boot 1 took $((t1 - t0))s)"
 		for s in $order; do
 			name=${s%%=*}
 			if [ "$nb" != 1 ] || [ -n "$name" ]; then
-				echo "[bench] $2 boot $k/$nb${name:+ of $name}: plan $plan${seed:+, seed $seed}$left"
+				echo "[bench] $2 boot $k/$nb${name:+ of $name}: plan $plan${seed:+, seed $seed}${lay:+, layout $lay}$left"
 			fi
-			boot_k "$(side_dir "$1" "$name")" "$2" "$k" "$seed" "${s#*=}"
+			boot_k "$(side_dir "$1" "$name")" "$2" "$k" "$seed" "${s#*=}" "$lay"
 		done
 		[ -n "$t1" ] || t1=$(date +%s)
 		# shellcheck disable=SC2086 # a list of NAME=OUT words

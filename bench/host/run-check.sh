@@ -326,16 +326,20 @@ model_run() {
 plan_args_of() { accel_attr "$1" check_plan 2> /dev/null || accel_plan_args "$1"; }
 counted_checks=$(accel_counted_checks)
 
-# boots_run: make bench's runner on uml with BOOTS=3, shortened: the first
-# boot runs the bench plan, the others the paired plan, each with a seed of
-# its own, and the ratios come out over the boots.
+# boots_run: make bench's runner on uml with two code-layout variants
+# (LAYOUT_SEEDS) and BOOTS=3, shortened: the first boot runs the bench plan
+# on the kernel as built, the others the paired plan, one on each variant,
+# each boot with a seed of its own, and the ratios come out over the
+# variants.
 boots_run() {
-	local d=$build/check-boots r
+	local d=$build/check-boots r k
 	rm -rf "$d"
 	mkdir -p "$d"
+	k=$(sha1sum < "$build/obj-um/linux")
 	# the quiet gate runs, with no wait and one boot again at most (make
 	# check's other jobs keep the host busy)
-	t "boots: make bench's runner, ACCEL=uml BOOTS=3 (shortened)" env RESULTS_DIR="$d" ACCEL=uml BOOTS=3 QUIET="25 0 1" \
+	t "boots: make bench's runner, ACCEL=uml BOOTS=3 LAYOUT_SEEDS='11 22' (shortened)" env RESULTS_DIR="$d" ACCEL=uml BOOTS=3 \
+		LAYOUT_SEEDS="11 22" QUIET="25 0 1" \
 		BENCH_ARGS="bench.placements=1 bench.samples=3 bench.perf=0 bench.rounds=7 bench.paired_placements=1" \
 		"$here/run-bench.sh" "$top" "$build"
 	r=$(find "$d" -mindepth 1 -maxdepth 1 -type d | head -n 1)
@@ -348,11 +352,21 @@ boots_run() {
 			[ -n "$h" ] && [ "$h" = "$g" ] || exit 1; echo "$h"
 		done | sort -u | awk "END { exit NR < 2 }"' sh "$r"
 	# shellcheck disable=SC2016
-	t "boots: every ratios.csv row of uml is over 3 boots (ci_over=boots)" awk -F, '
+	t "boots: boot 2 booted variant 11, boot 3 variant 22, sk_run_filter at two addresses" sh -c '
+		[ "$(sed -n "s/^layout=//p" "$1/uml/boot-2/host.txt")" = 11 ] &&
+		[ "$(sed -n "s/^layout=//p" "$1/uml/boot-3/host.txt")" = 22 ] &&
+		a=$(sed -n "s/^layout_addr_sk_run_filter=//p" "$1/uml/boot-2/host.txt") &&
+		b=$(sed -n "s/^layout_addr_sk_run_filter=//p" "$1/uml/boot-3/host.txt") &&
+		[ -n "$a" ] && [ "$a" != - ] && [ -n "$b" ] && [ "$a" != "$b" ]' sh "$r"
+	t "boots: the kernel as built is untouched (its image, no padding in its vmlinux.a)" sh -c \
+		"[ '$(sha1sum < "$build/obj-um/linux")' = '$k' ] && ! ar t '$build/obj-um/vmlinux.a' | grep -q layout"
+	# shellcheck disable=SC2016
+	t "boots: every ratios.csv row of uml is over the 2 paired boots of 2 code layouts (ci_over=layouts)" awk -F, '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$1 == "uml" { n++; if ($c["boots"] != 3 || $c["ci_over"] != "boots" || $c["ci_lo"] == "") bad++ }
+		$1 == "uml" { n++; if ($c["boots"] != 2 || $c["layouts"] != 2 || $c["ci_over"] != "layouts" || $c["ci_lo"] == "") bad++ }
 		END { exit bad || !n }' "$r/ratios.csv"
-	t "boots: table.txt says the uml ratios are over 3 boots" grep -q "paired ratios t_A/t_B over 3 boots" "$r/table.txt"
+	t "boots: table.txt says the uml ratios are over 2 boots of 2 code layouts" \
+		grep -q "paired ratios t_A/t_B over 2 boots of 2 code layouts" "$r/table.txt"
 	# shellcheck disable=SC2016
 	t "boots: the quiet gate's control loop after each boot (host.txt control_ns)" \
 		sh -c 'for b in "$1/uml" "$1/uml/boot-2" "$1/uml/boot-3"; do grep -q "^control_ns=[0-9]" "$b/host.txt" || exit 1; done' sh "$r"
@@ -402,7 +416,7 @@ job_s() {
 	badinput) s=32 ;;
 	counted:*) s=12 ;;
 	model:*) s=30 ;;
-	boots) s=60 ;;
+	boots) s=75 ;;
 	compare) s=760 ;;
 	esac
 	echo "${s:-60}"
