@@ -208,7 +208,12 @@ static void row_figures(const struct paired_data *boots, int nboots,
 					 c->rounds[k].v[ia];
 		n[i] = c->nrounds;
 	}
-	stats_over_boots(pool, n, layout_of, nboots, run_sd_pct[key->skbs != 1] / 100, rs);
+	/*
+	 * run_sd is a ratio's run-level spread; an engine's absolute ns move
+	 * far more between runs (the machine's speed), which no fixed sd
+	 * covers: its CI is for this run only (mktable says so)
+	 */
+	stats_over_boots(pool, n, layout_of, nboots, b ? run_sd_pct[key->skbs != 1] / 100 : 0, rs);
 }
 
 /* The columns every row ends with: boots, what the CI is over, diagnostics. */

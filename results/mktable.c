@@ -239,10 +239,12 @@ static void paired_table(const char *accel, const char *kind)
 		       "more patch, another compiler) may move it further (LAYOUTS; docs/statistics.md)\n");
 	if (!strcmp(kind, "hardware") && worst)
 		printf("statistical power: largest ratio CI half-width %s%% (%s %s skbs=%s):\n"
-		       "this run could tell apart ratios differing by more than %s%%\n",
+		       "a true ratio that far from 1 is shown at 50%% power; another run of the\n"
+		       "same kind tells its ratio from this one at 80%% power when they differ by\n"
+		       "about %.1f%% (2.8 standard errors of each, in quadrature)\n",
 		       rget(worst, "halfwidth_pct"), rget(worst, "pair"),
 		       rget(worst, "filter"), rget(worst, "skbs"),
-		       rget(worst, "halfwidth_pct"));
+		       atof(rget(worst, "halfwidth_pct")) / 1.96 * 2.8 * sqrt(2));
 }
 
 /*
@@ -273,7 +275,7 @@ static void absolute_table(const char *accel)
 		if (!any++) {
 			r = afind(accel, engines[e].engine, cell_get(c, "filter"), cell_get(c, "skbs"));
 			printf("per call in the paired rounds %s\n(%s; per boot the median of its rounds, their geometric mean with its\n"
-			       "95%% CI):\n",
+			       "95%% CI for this run only: absolute times move with the machine between runs):\n",
 			       run_ci_over(&run.absolute, r, buf, sizeof(buf)), csv_get(&run.absolute, r, "unit"));
 			header(20);
 		}
@@ -330,6 +332,12 @@ static void claims(const char *accel, const char *what)
 }
 
 static int marked;	/* a ratio line of this table carries a mark */
+/*
+ * The table's accelerator times (accels.conf kind record "timed 1"): its
+ * medians come from the placements of one boot, whose intervals say how
+ * precisely that boot measured, not where another boot lands: no mark.
+ */
+static int timed;
 static int ratio_head;	/* the ratio lines' heading is printed */
 
 /* The ratio NUM/DEN of registry record @rec, with its 2014 figures if any. */
@@ -360,7 +368,7 @@ static void ratio_line(const char *accel, const char *flavour,
 		char buf[32] = "-";
 
 		if (a && b && median(b) > 0) {
-			const char *mark = significance(a, b);
+			const char *mark = timed ? "" : significance(a, b);
 
 			snprintf(buf, sizeof(buf), "%.1fx%s", median(a) / median(b),
 				 mark);
@@ -406,9 +414,11 @@ static void ci_table(const char *accel)
 	if (!level)
 		return;
 	printf("95%% confidence interval of each median (order statistics, %s%% coverage\n"
-	       "with %s %s):\n", get(level, "ci_level"),
+	       "with %s %s)%s:\n", get(level, "ci_level"),
 	       *get(level, "placements") ? get(level, "placements") : get(level, "samples"),
-	       *get(level, "placements") ? "placement medians" : "samples");
+	       *get(level, "placements") ? "placement medians" : "samples",
+	       timed ? ",\nwithin boot 1: how precisely that boot measured, not where another boot\n"
+		       "or build lands (the paired ratios above are formed over those)" : "");
 	header(14);
 	for (e = 0; e < NENGINES; e++) {
 		int have = measured(accel, engines[e].engine);
@@ -510,6 +520,7 @@ static void table(const char *accel, const char *what)
 	}
 	marked = 0;
 	ratio_head = 0;
+	timed = !strcmp(reg_get_or(reg_find(reg_kinds(), get(any, "kind"), 0), "timed", "0"), "1");
 	for (i = 0; i < reg_ratios()->n; i++)
 		ratio_line(accel, get(any, "flavour"), &reg_ratios()->rec[i]);
 	if (marked)

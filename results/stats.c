@@ -309,54 +309,6 @@ double stats_t_q2(double alpha, double df)
 	return (lo + hi) / 2;
 }
 
-/* Mean and sample variance of the logs of @v; 0 if a value is not > 0. */
-static int log_moments(const double *v, int n, double *mean, double *var)
-{
-	double s = 0, ss = 0;
-	int i;
-
-	for (i = 0; i < n; i++) {
-		if (!(v[i] > 0))
-			return 0;
-		s += log(v[i]);
-	}
-	*mean = s / n;
-	for (i = 0; i < n; i++)
-		ss += (log(v[i]) - *mean) * (log(v[i]) - *mean);
-	*var = ss / (n - 1);
-	return 1;
-}
-
-int stats_welch_log(const double *a, int na, const double *b, int nb,
-		    struct stats_welch *w)
-{
-	double ma, va, mb, vb, sa, sb, se, d, h;
-
-	if (na < 2 || nb < 2 || !log_moments(a, na, &ma, &va) ||
-	    !log_moments(b, nb, &mb, &vb))
-		return 0;
-	sa = va / na;
-	sb = vb / nb;
-	se = sqrt(sa + sb);
-	d = mb - ma;
-	w->ratio = exp(d);
-	if (se == 0) {
-		w->t = d == 0 ? 0 : copysign(INFINITY, d);
-		w->df = na + nb - 2;
-		w->p = d == 0 ? 1 : 0;
-		w->lo = w->hi = w->ratio;
-		return 1;
-	}
-	w->t = d / se;
-	/* Welch-Satterthwaite */
-	w->df = (sa + sb) * (sa + sb) / (sa * sa / (na - 1) + sb * sb / (nb - 1));
-	w->p = stats_t_p2(w->t, w->df);
-	h = stats_t_q2(0.05, w->df) * se;
-	w->lo = exp(d - h);
-	w->hi = exp(d + h);
-	return 1;
-}
-
 void stats_holm(const double *p, int n, double *adj)
 {
 	int *idx = malloc(sizeof(*idx) * (n > 0 ? n : 1));

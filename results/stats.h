@@ -87,8 +87,8 @@ void stats_over_boots(double *v, const size_t *n, const int *group, int nboots,
 		      double run_sd, struct stats_boots *o);
 
 /*
- * Two kernels compared over boots (make compare, results/mkcompare.c):
- * the boots of each are independent, so the comparison is unpaired.
+ * Two kernels compared (make compare, results/mkcompare.c): the t
+ * distribution, the blocked design, and Holm over a table.
  */
 /* Regularized incomplete beta function I_x(a, b), a, b > 0, 0 <= x <= 1. */
 double stats_ibeta(double a, double b, double x);
@@ -96,21 +96,6 @@ double stats_ibeta(double a, double b, double x);
 double stats_t_p2(double t, double df);
 /* The t with stats_t_p2(t, df) = @alpha (0 < alpha < 1). */
 double stats_t_q2(double alpha, double df);
-
-struct stats_welch {
-	double ratio, lo, hi;	/* geometric mean of b / that of a, its 95% CI */
-	double t, df, p;	/* Welch's t on the logs, its df, two-sided p */
-};
-/*
- * Welch's unequal-variance t-test on the logs of @a (na values) and @b (nb
- * values), all > 0, na, nb >= 2: the ratio b / a of their geometric means
- * with its 95% CI and the p of "the two have the same mean log".  With no
- * spread in either (both standard deviations 0), p is 1 for equal and 0 for
- * different means and the CI is the ratio itself.  Returns 0 when the input
- * does not allow the test.
- */
-int stats_welch_log(const double *a, int na, const double *b, int nb,
-		    struct stats_welch *w);
 /*
  * Two kernels compared as the blocked design make compare runs: a block is
  * one code-layout variant seed (or, without variants, one boot number) of
