@@ -277,13 +277,13 @@ gate() {
 }
 expect "quiet gate: a quiet host (10.5 ns after 10.0): the boot is kept" \
 	test "$(gate 10.5 0)" = "rc=0
-control_ns=10.5 redone=0 calls=2"
+control_ns=10.5 quiet_ref_ns=10.0 quiet_rule=10,10,2 redone=0 calls=2"
 expect "quiet gate: busy (12 ns), quiet again after a wait: boot again" \
 	test "$(gate '12.0 12.5 10.2' 0)" = "rc=1
-control_ns=12.0 calls=4"
+control_ns=12.0 quiet_ref_ns=10.0 quiet_rule=10,10,2 calls=4"
 expect "quiet gate: busy and booted again REDO (2) times: kept, marked busy" \
 	test "$(gate 12.0 2)" = "rc=0
-control_ns=12.0 redone=2 busy=1 calls=2"
+control_ns=12.0 quiet_ref_ns=10.0 quiet_rule=10,10,2 redone=2 busy=1 calls=2"
 expect "quiet gate: QUIET=\"0 0 0\": off, the loop not even run" \
 	test "$(gate 12.0 0 '0 0 0')" = "rc=0
 calls=1"

@@ -48,7 +48,8 @@ slower() {
 # than PCT percent slower, the host was busy during the boot.  Unless the
 # boot was booted again REDO times already ($redo), wait up to WAIT_S
 # seconds for the host to be quiet and return 1: boot K again.  Records
-# control_ns and redone (busy=1 for a busy boot kept) in DIR/host.txt.
+# control_ns, the reference it was judged against (quiet_ref_ns) and the
+# rule, and redone (busy=1 for a busy boot kept) in DIR/host.txt.
 quiet_after() {
 	q_dir=$1 q_accel=$2 q_k=$3 q_max=${4:-}
 	# shellcheck disable=SC2086
@@ -60,6 +61,8 @@ quiet_after() {
 	[ -n "$m" ] || return 0
 	[ -n "$quiet_ref" ] || quiet_ref=$m
 	echo "control_ns=$m" >> "$q_dir/host.txt"
+	# the reference this boot was judged against, and the rule
+	echo "quiet_ref_ns=$quiet_ref quiet_rule=$q_pct,$q_wait,$q_redo" >> "$q_dir/host.txt"
 	if ! slower "$m"; then
 		awk -v m="$m" -v r="$quiet_ref" 'BEGIN { exit !(m < r) }' && quiet_ref=$m
 		echo "redone=${redo:-0}" >> "$q_dir/host.txt"

@@ -251,7 +251,10 @@ boot_k() {
 		boot "$1/$2/boot-$3" "$2" paired "$4" "$5" "${6:-}"
 		quiet_after "$1/$2/boot-$3" "$2" "$3" && break
 		redo=$((redo + 1))
-		rm -rf "$1/$2/boot-$3"
+		# kept for the audit, out of the boots the figures are formed over
+		mkdir -p "$1/$2/busy"
+		rm -rf "$1/$2/busy/boot-$3.$redo"
+		mv "$1/$2/boot-$3" "$1/$2/busy/boot-$3.$redo"
 	done
 }
 
