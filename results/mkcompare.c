@@ -58,12 +58,14 @@ struct cmp {
 	int counted;
 	double val[SIDES];	/* counted: the count; timed: geometric mean */
 	int boots[SIDES];
-	double delta, vm_insns, noise;	/* counted */
+	double delta, vm_insns, noise;	/* counted; vm_insns: the baseline's */
+	double vm_insns_p;		/* counted: the patched kernel's vm_insns */
 	double ratio, lo, hi, p, p_holm;	/* timed (p NAN: no test) */
 	int blocks;			/* timed: blocks with both kernels */
 	const char *block_kind;		/* timed: what a block is */
 	double sd_block, detect;	/* timed: sd of the block log ratios, change detected at POWER (%) */
 	const char *verdict;
+	char within[32];		/* counted: "within +-X" */
 	const struct csv_row *row[SIDES];	/* counted: results.csv rows */
 };
 
@@ -150,18 +152,28 @@ static void counted(const char *accel)
 				csv_get(&side[1].results, c->row[1], "verdict"));
 			exit(1);
 		}
+		/*
+		 * A guest interrupt in a sample only adds instructions: the
+		 * sample with the fewest (min) is the clean count.  The noise
+		 * bound is that of the side with fewer calls per sample.
+		 */
+		c->noise = COUNT_NOISE;
 		for (k = 0; k < SIDES; k++) {
-			c->val[k] = atof(csv_get(&side[k].results, c->row[k], "median"));
+			const struct csv *res = &side[k].results;
+
+			c->val[k] = atof(csv_get(res, c->row[k], csv_has(res, "min") ? "min" : "median"));
 			c->boots[k] = 1;
+			calls = csv_has(res, "calls_per_sample") ?
+				atof(csv_get(res, c->row[k], "calls_per_sample")) : 0;
+			if (calls > 0 && IRQ_INSNS / calls > c->noise)
+				c->noise = IRQ_INSNS / calls;
 		}
 		c->delta = c->val[1] - c->val[0];
 		c->vm_insns = atof(csv_get(b, r, "vm_insns"));
-		c->noise = COUNT_NOISE;
-		calls = csv_has(b, "calls_per_sample") ?
-			atof(csv_get(b, r, "calls_per_sample")) : 0;
-		if (calls > 0 && IRQ_INSNS / calls > c->noise)
-			c->noise = IRQ_INSNS / calls;
-		c->verdict = fabs(c->delta) < c->noise ? "unchanged" :
+		c->vm_insns_p = atof(csv_get(&side[1].results, c->row[1], "vm_insns"));
+		snprintf(c->within, sizeof(c->within), "within +-%.2f", c->noise);
+		/* NULL: within the noise, c->within (cmps moves on realloc) */
+		c->verdict = fabs(c->delta) < c->noise ? NULL :
 			     c->delta > 0 ? "slower" : "faster";
 	}
 }
@@ -400,6 +412,12 @@ static void timed(const char *accel)
 	free(adj);
 }
 
+/* @c's verdict: counted within the noise, its "within +-X". */
+static const char *verdict_of(const struct cmp *c)
+{
+	return c->verdict ? c->verdict : c->within;
+}
+
 static FILE *open_out(const char *name)
 {
 	char path[4096];
@@ -429,7 +447,7 @@ static void write_csv(void)
 	fprintf(f, "accel,kind,engine,filter,packet,skbs,baseline,patched,boots_baseline,boots_patched,"
 		"delta,vm_insns,ratio,ci_lo,ci_hi,ci_level,p,p_holm,verdict,kernel,debian_version,"
 		"series_hash,tree_base,patched_head,cpu,config_hash,blocks,block_kind,sd_block_pct,"
-		"detectable_pct\n");
+		"detectable_pct,vm_insns_patched\n");
 	for (i = 0; i < ncmps; i++) {
 		const struct cmp *c = &cmps[i];
 		const struct csv_row *r = run_accel_row(&side[0], c->accel);
@@ -454,7 +472,7 @@ static void write_csv(void)
 		put_num(f, isnan(c->lo) ? NAN : 95, "%.0f", 0);
 		put_num(f, c->p, "%.4g", 0);
 		put_num(f, c->p_holm, "%.4g", 0);
-		csv_put(f, c->verdict, 0);
+		csv_put(f, verdict_of(c), 0);
 		csv_put(f, run_info(&side[0], "kernel"), 0);
 		csv_put(f, run_info(&side[0], "debian_version"), 0);
 		csv_put(f, run_info(&side[0], "series_hash"), 0);
@@ -465,7 +483,8 @@ static void write_csv(void)
 		put_num(f, c->counted ? NAN : c->blocks, "%.0f", 0);
 		csv_put(f, c->counted ? "" : c->block_kind, 0);
 		put_num(f, c->counted || isnan(c->lo) ? NAN : 100 * c->sd_block, "%.2f", 0);
-		put_num(f, c->counted ? NAN : c->detect, "%.1f", 1);
+		put_num(f, c->counted ? NAN : c->detect, "%.1f", 0);
+		put_num(f, c->counted && c->vm_insns_p > 0 ? c->vm_insns_p : NAN, "%.0f", 1);
 	}
 	fclose(f);
 }
@@ -477,7 +496,7 @@ static void tally(const char *accel, int *slower, int *faster, int *same, int *u
 
 	*slower = *faster = *same = *untested = 0;
 	for (i = 0; i < ncmps; i++) {
-		const char *v = cmps[i].verdict;
+		const char *v = verdict_of(&cmps[i]);
 
 		if (strcmp(cmps[i].accel, accel))
 			continue;
@@ -543,14 +562,15 @@ static void write_text(void)
 		fprintf(f, "accel=%s: %s; cpu %s, config %s\n", accel, run_accel_what(&side[0], accel),
 			csv_get(&side[0].results, r, "cpu"), csv_get(&side[0].results, r, "config_hash"));
 		if (counted)
-			fprintf(f, "  %-14s %-32s %10s %10s %9s %13s  %s\n", "engine", "cell",
-				"baseline", "patched", "delta", "delta/vm insn", "verdict");
+			fprintf(f, "  %-14s %-32s %10s %10s %9s %9s %13s  %s\n", "engine", "cell",
+				"baseline", "patched", "delta", "vm insns", "delta/vm insn", "verdict");
 		else
 			fprintf(f, "  %-14s %-32s %10s %10s %7s %17s %7s %7s  %s\n", "engine", "cell",
 				"baseline", "patched", "ratio", "95% CI", "p(Holm)", "detects", "verdict");
 		for (i = 0; i < ncmps; i++) {
 			const struct cmp *c = &cmps[i];
 			char cell[256], per[32] = "", ci[40] = "", ph[16] = "", det[16] = "";
+			char vm[32] = "";
 
 			if (strcmp(c->accel, accel))
 				continue;
@@ -559,9 +579,14 @@ static void write_text(void)
 				if (c->vm_insns > 0)
 					snprintf(per, sizeof(per), "%.2f x %.0f", c->delta / c->vm_insns,
 						 c->vm_insns);
-				fprintf(f, "  %-14s %-32s %10.1f %10.1f %+9.1f %13s  %s\n",
+				/* a patch to the conversion changes them: both sides */
+				if (c->vm_insns > 0 && c->vm_insns_p != c->vm_insns)
+					snprintf(vm, sizeof(vm), "%.0f->%.0f", c->vm_insns, c->vm_insns_p);
+				else if (c->vm_insns > 0)
+					snprintf(vm, sizeof(vm), "%.0f", c->vm_insns);
+				fprintf(f, "  %-14s %-32s %10.1f %10.1f %+9.1f %9s %13s  %s\n",
 					engine_label(c->engine), cell, c->val[0], c->val[1], c->delta,
-					per, c->verdict);
+					vm, per, verdict_of(c));
 				continue;
 			}
 			if (!isnan(c->lo))
@@ -572,13 +597,15 @@ static void write_text(void)
 				snprintf(det, sizeof(det), "%.1f%%", c->detect);
 			fprintf(f, "  %-14s %-32s %10.2f %10.2f %7.3f %17s %7s %7s  %s\n",
 				engine_label(c->engine), cell, c->val[0], c->val[1], c->ratio, ci, ph,
-				det, c->verdict);
+				det, verdict_of(c));
 		}
 		tally(accel, &slower, &faster, &same, &untested);
 		if (counted) {
-			fprintf(f, "  (%s per call, one boot of each kernel: counted, so the delta is exact up to\n"
-				"  the guest timer's +-%.1f, or one guest interrupt in a sample, %.0f / calls per\n"
-				"  sample; delta/vm insn: per eBPF instruction the interpreter executed)\n",
+			fprintf(f, "  (%s per call, one boot of each kernel: counted, the sample with the fewest\n"
+				"  (a guest interrupt only adds); the delta is exact up to the guest timer's\n"
+				"  +-%.1f, or one guest interrupt in a sample, %.0f / calls per sample of the side\n"
+				"  with fewer: \"within +-X\"; vm insns: the eBPF instructions the interpreter\n"
+				"  executed, baseline->patched where they differ; delta/vm insn: per baseline one)\n",
 				csv_get(&side[0].results, r, "unit"), COUNT_NOISE, IRQ_INSNS);
 		} else {
 			int nb = 0, np = 0, nk = 0;
@@ -640,7 +667,7 @@ static void write_summary(void)
 		tally(accel, &slower, &faster, &same, &untested);
 		fprintf(f, "  accel=%s, %s:\n    %d cells slower, %d faster, %d %s%s\n", accel,
 			reg_get_or(k, "plot", kind), slower, faster, same,
-			counted_accel(accel) ? "unchanged" : "with no difference shown (Holm)",
+			counted_accel(accel) ? "within the counted noise" : "with no difference shown (Holm)",
 			untested ? ", some untested (too few blocks)" : "");
 	}
 	fprintf(f, "\nThe tables and perf reports are below the --- line.\n");
