@@ -117,6 +117,33 @@ static const struct reg_rec *cell_rec(const char *name)
 	return cell;
 }
 
+/*
+ * Whether a claim on @accel may be judged from paired row @r; @basis gets
+ * what the row's CI is over.  A timed accelerator's claim needs a CI over
+ * boots (or code layouts): one boot's interval says how precisely that
+ * boot measured, not where the next lands, and a point value says
+ * nothing of its spread.
+ */
+static int judgeable(const char *accel, const struct csv_row *r, char *basis, size_t n)
+{
+	const char *over = csv_has(&run.ratios, "ci_over") ? rat(r, "ci_over") : "rounds";
+	double lo, hi;
+	char what[64];
+
+	snprintf(basis, n, "CI %s", run_ci_over(&run.ratios, r, what, sizeof(what)));
+	if (!run_accel_timed(&run, accel))
+		return 1;
+	if (!run_ci(&run.ratios, r, &lo, &hi)) {
+		snprintf(basis, n, "timed, no CI");
+		return 0;
+	}
+	if (strcmp(over, "boots") && strcmp(over, "layouts")) {
+		snprintf(basis, n, "timed, one boot: its CI is within that boot (BOOTS)");
+		return 0;
+	}
+	return 1;
+}
+
 /* kind ratio: the paired ratio PAIR in every cell. */
 static void claim_ratio(const char *accel, const char *flavour,
 			const struct reg_rec *rec)
@@ -143,8 +170,8 @@ static void claim_ratio(const char *accel, const char *flavour,
 			snprintf(cl.basis, sizeof(cl.basis), "no paired %s cell", pair);
 		} else {
 			set_ratio(&cl, r);
-			cl.verdict = verdict(cl.value, cl.has_ci, cl.lo, cl.hi);
-			snprintf(cl.basis, sizeof(cl.basis), "%s", cl.has_ci ? "" : "no CI");
+			cl.verdict = !judgeable(accel, r, cl.basis, sizeof(cl.basis)) ?
+				     "not measurable" : verdict(cl.value, cl.has_ci, cl.lo, cl.hi);
 		}
 		emit(&cl);
 	}
@@ -190,6 +217,7 @@ static void claim_weakest(const char *accel, const char *flavour,
 	const struct csv_row *weak = NULL;
 	int npairs = reg_words(rec, "pairs", pairs, REG_MAX), p, c, rows = 0;
 	double lo, hi;
+	char over[96];
 
 	snprintf(cl.text, sizeof(cl.text), "%s", reg_get(rec, "text"));
 	weakest_ref(cl.ref, sizeof(cl.ref), flavour, rec);
@@ -207,7 +235,8 @@ static void claim_weakest(const char *accel, const char *flavour,
 				weak = r;
 				snprintf(cl.cell, sizeof(cl.cell), "%s", cell->name);
 			}
-			if (!run_ci(&run.ratios, r, &lo, &hi))
+			if (!run_ci(&run.ratios, r, &lo, &hi) ||
+			    !judgeable(accel, r, over, sizeof(over)))
 				cl.verdict = "not measurable";
 			else if (hi < 1.0)
 				cl.verdict = "reversed";
@@ -219,9 +248,9 @@ static void claim_weakest(const char *accel, const char *flavour,
 		snprintf(cl.basis, sizeof(cl.basis), "no paired %s cell", reg_get(rec, "pairs"));
 	} else {
 		set_ratio(&cl, weak);
-		snprintf(cl.basis, sizeof(cl.basis), "weakest of %d: %s %s skbs=%s%s",
-			 rows, rat(weak, "pair"), rat(weak, "filter"), rat(weak, "skbs"),
-			 strcmp(cl.verdict, "not measurable") ? "" : ", no CI");
+		judgeable(accel, weak, over, sizeof(over));
+		snprintf(cl.basis, sizeof(cl.basis), "weakest of %d: %s %s skbs=%s, %s",
+			 rows, rat(weak, "pair"), rat(weak, "filter"), rat(weak, "skbs"), over);
 	}
 	emit(&cl);
 }

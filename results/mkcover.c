@@ -319,8 +319,9 @@ static void finding_text(void)
 {
 	const struct reg_rec *head = reg_claims()->n ? &reg_claims()->rec[0] : NULL;
 	const struct csv *c = &run.claims, *d = &run.splits;
-	static const char *const words[] = { "holds", "reversed", "no difference shown" };
-	int count[3] = { 0 }, total = 0, nacc = 0, i, w, k;
+	static const char *const words[] = { "holds", "reversed", "no difference shown",
+					     "not measurable" };
+	int count[4] = { 0 }, total = 0, nacc = 0, i, w, k;
 	char num[64] = "", den[64] = "", buf[64], list[256];
 	const char *last = "";
 
@@ -333,7 +334,7 @@ static void finding_text(void)
 		total++;
 		nacc += !!strcmp(last, csv_get(c, r, "accel"));
 		last = csv_get(c, r, "accel");
-		for (w = 0; w < 3; w++)
+		for (w = 0; w < 4; w++)
 			count[w] += !strcmp(csv_get(c, r, "verdict"), words[w]);
 	}
 	if (!total) {
@@ -354,11 +355,13 @@ static void finding_text(void)
 			reg_get(head, "text"), total, nacc, nacc > 1 ? "s" : "");
 	else {
 		static const char *const says[] = { "holds in", "is reversed in",
-						    "shows no difference in" };
+						    "shows no difference in",
+						    "is not measurable (claims.csv basis) in" };
 		const char *sep = "";
 
-		fprintf(out, "the 2014 result is mixed: \"%s\"", reg_get(head, "text"));
-		for (w = 0; w < 3; w++) {
+		fprintf(out, "the 2014 result is %s: \"%s\"",
+			count[3] == total ? "not measured here" : "mixed", reg_get(head, "text"));
+		for (w = 0; w < 4; w++) {
 			if (!count[w])
 				continue;
 			fprintf(out, "%s %s %d", sep, says[w], count[w]);

@@ -148,6 +148,14 @@ const struct csv_row *run_absolute(const struct run *run, const char *accel,
 	return csv_find(run->has_absolute ? &run->absolute : NULL, keys, values);
 }
 
+int run_accel_timed(const struct run *run, const char *accel)
+{
+	const struct csv_row *r = run_accel_row(run, accel);
+	const char *kind = r ? csv_get(&run->results, r, "kind") : "";
+
+	return !strcmp(reg_get_or(reg_find(reg_kinds(), kind, 0), "timed", "0"), "1");
+}
+
 const char *run_ci_over(const struct csv *csv, const struct csv_row *r,
 			char *buf, size_t n)
 {

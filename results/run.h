@@ -60,6 +60,12 @@ void run_cell_id(const struct run *run, const struct csv_row *r, char *buf,
  */
 const char *run_ci_over(const struct csv *csv, const struct csv_row *r,
 			char *buf, size_t n);
+/*
+ * Whether @accel's figures are timings (its kind record says "timed 1",
+ * accels.conf): they move from boot to boot, so no verdict is read from
+ * one boot's interval or from a point value.
+ */
+int run_accel_timed(const struct run *run, const char *accel);
 /* A row's ci_lo and ci_hi, when both are there (returns 1). */
 int run_ci(const struct csv *csv, const struct csv_row *r, double *lo,
 	   double *hi);

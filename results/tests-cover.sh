@@ -364,9 +364,10 @@ expect "registry: ratio zzz/new: paired, in ratios.csv, table.txt and the cover 
 	sh -c "grep -q ',zzz/new,' '$fk/ratios.csv' && grep -q '^zzz/new  *0.50 \[0.50, 0.50\]' '$fk/table.txt' && grep -q '^zzz/new  *0.50 ' '$fk/cover.patch'"
 expect "registry: ratio zzz/new and engine zzz in the plots" \
 	sh -c "grep -q 'zzz/new, accel=uml' '$fk/plots/ratios-uml.gp' && grep -q 'zzz BPF (a made-up engine)' '$fk/plots/ns-uml.gp'"
-expect "registry: claim new-faster-than-zzz: claims.csv, table.txt, cover (reversed)" \
-	sh -c "grep -q '^uml,.*,new-faster-than-zzz,\"new faster than zzz, fprog #1 cache-hit\",fprog1-hit,-,0.5,.*,reversed,' '$fk/claims.csv' &&
-	       grep -q '^  new faster than zzz, fprog #1 cache-hit .* reversed$' '$fk/table.txt' &&
-	       grep -q '^    new faster than zzz  *0.50x  *reversed (all 4 cells)' '$fk/cover.patch'"
+# (the fixture's uml has one boot: a timed claim of one boot is not judged)
+expect "registry: claim new-faster-than-zzz: claims.csv, table.txt, cover (one boot: not measurable)" \
+	sh -c "grep -q '^uml,.*,new-faster-than-zzz,\"new faster than zzz, fprog #1 cache-hit\",fprog1-hit,-,0.5,.*,not measurable,\"timed, one boot' '$fk/claims.csv' &&
+	       grep -q '^  new faster than zzz, fprog #1 cache-hit .* not measurable (timed, one boot: its CI is within that boot (BOOTS))$' '$fk/table.txt' &&
+	       grep -q '^    new faster than zzz  *0.50x  *not measurable (all 4 cells)' '$fk/cover.patch'"
 
 test_summary

@@ -299,8 +299,11 @@ expect "tables: paired fixture: a CI containing 1.00 prints as no difference sho
 expect "tables: paired fixture: power line of the hardware accelerator" \
 	sh -c "grep -q '^statistical power: largest ratio CI half-width 0.81%' '$fx/table.txt' &&
 		grep -q '^about 1.6% (2.8 standard errors of each, in quadrature)$' '$fx/table.txt'"
-expect "tables: paired fixture: a claim reversed (uml cache-hit)" \
-	grep -q '^  new faster than old, fprog #1 cache-hit .* 2014: 2.9x   ours: 0.33 \[0.33, 0.34\]  reversed$' "$fx/table.txt"
+# one boot of a timed accelerator: its CI is within that boot, no verdict
+expect "tables: paired fixture: a timed claim of one boot is not measurable, and says why (uml cache-hit)" \
+	grep -q '^  new faster than old, fprog #1 cache-hit .* 2014: 2.9x   ours: 0.33 \[0.33, 0.34\]  not measurable (timed, one boot: its CI is within that boot (BOOTS))$' "$fx/table.txt"
+expect "tables: paired fixture: a counted claim names what its CI is over (icount)" \
+	grep -q '^  new faster than old, fprog #1 cache-hit .* ours: 2.67 \[2.67, 2.67\]  holds (CI within one boot)$' "$fx/table.txt"
 expect "tables: paired fixture: 9 claim lines per accelerator, none blank" \
 	test "$(sed -n '/^== 2014 claims/,$p' "$fx/table.txt" | grep -c -E '^  [a-z].* (holds|reversed|no difference shown|not measurable)')" = 18
 expect "tables: paired fixture: ratio rows carry accel, kind, cpu, kernel, config" \
@@ -336,9 +339,9 @@ printf 'before\n<!-- reference-run: begin -->\nstale\n<!-- reference-run: end --
 mr=$(dirname "$0")/mkreadme.sh
 "$mr" "$tools" "$(dirname "$0")/fixtures/paired-repeat" "$tmp/README.md" > /dev/null 2>&1 || true
 expect "readme: the block carries the run's finding, tables and claims, rendered from its data" \
-	sh -c "grep -q '^    new faster than old  *0.33-0.99x  *mixed (4 cells)$' '$tmp/README.md' &&
+	sh -c "grep -q '^    new faster than old  *0.33-0.99x  *not measurable (all 4 cells)$' '$tmp/README.md' &&
 		grep -q '^On Debian.s linux-source .* the 2014 result is$' '$tmp/README.md' &&
-		grep -q '^mixed: \"new faster than old\" is reversed in 2, shows no difference in' '$tmp/README.md' &&
+		grep -q '^not measured here: \"new faster than old\" is not measurable (claims.csv$' '$tmp/README.md' &&
 		grep -q '^old/new  *0.33  *0.99±1%' '$tmp/README.md' &&
 		grep -q '^Reference run .fixture-paired-repeat.: .make bench ACCEL=' '$tmp/README.md'"
 expect "readme: the old block is replaced, the text around it kept" \
