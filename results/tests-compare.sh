@@ -196,4 +196,23 @@ else
 	fail "one boot: mkcompare failed: $(head -n 1 "$tmp/err")"
 fi
 
+# 7. The size and power of the timed verdicts (results/simcompare.c), with
+# the spread measured under uml (docs/statistics.md, "Code layout"): a
+# variant's log sd 13%, boots 3%, 12 comparisons a table.  Under the null
+# the family-wise rate of a false "slower"/"faster" is at most 5%: the
+# estimate of 4000 tables (fixed seed, so no test flakes) may exceed 0.05
+# by its Monte Carlo error, 2 x sqrt(.05 x .95 / 4000) = 0.007.
+sim="$tools/simcompare"
+for a in "-L 8" "-L 24" "-L 8 -D 1.25 -m 0.1" "-L 24 -D 1.25 -m 0.1 -M 1.7"; do
+	# shellcheck disable=SC2086 # the options are words
+	line=$("$sim" -r 4000 $a)
+	expect "size: $a: family-wise false verdicts at most 5% ($line)" \
+		sh -c "echo '$line' | awk '{ sub(/.*fwer=/, \"\"); exit !(\$1 + 0 <= 0.057) }'"
+done
+line=$("$sim" -r 4000 -L 24 -e 1.25)
+expect "power: 24 blocks find a 25% change in >= 80% of tables, detects < 25% ($line)" \
+	sh -c "echo '$line' | awk '{ for (i = 1; i <= NF; i++) { split(\$i, kv, \"=\"); v[kv[1]] = kv[2] }
+		exit !(v[\"power_first\"] >= 0.8 && v[\"detect_pct\"] < 25) }'"
+expect "simcompare refuses one block" sh -c "! '$sim' -L 1 2> /dev/null"
+
 test_summary
