@@ -35,31 +35,6 @@
 
 #include "stats.h"
 
-static uint64_t rng_state;
-
-/* xorshift64*: uniform in (0, 1) */
-static double uniform(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return ((rng_state * 0x2545F4914F6CDD1DULL) >> 11) * 0x1.0p-53 + 0x1.0p-54;
-}
-
-/* standard normal, Box-Muller */
-static double normal(void)
-{
-	return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
-}
-
-static int arg_num(const char *s, double min, double max, double *v)
-{
-	char *end;
-
-	*v = strtod(s, &end);
-	return *end || end == s || !(*v >= min && *v <= max) ? -1 : 0;
-}
-
 int main(int argc, char **argv)
 {
 	double runs = 1000, boots = 8, rounds = 60, boot_sd = 0.08;
@@ -75,37 +50,37 @@ int main(int argc, char **argv)
 
 		switch (opt) {
 		case 'r':
-			bad = arg_num(optarg, 1, 1e6, &runs);
+			bad = stats_arg(optarg, 1, 1e6, &runs);
 			break;
 		case 'b':
-			bad = arg_num(optarg, 2, STATS_MAX_BOOTS, &boots);
+			bad = stats_arg(optarg, 2, STATS_MAX_BOOTS, &boots);
 			break;
 		case 'n':
-			bad = arg_num(optarg, 1, 1e5, &rounds);
+			bad = stats_arg(optarg, 1, 1e5, &rounds);
 			break;
 		case 's':
-			bad = arg_num(optarg, 0, 10, &boot_sd);
+			bad = stats_arg(optarg, 0, 10, &boot_sd);
 			break;
 		case 'w':
-			bad = arg_num(optarg, 0, 10, &round_sd);
+			bad = stats_arg(optarg, 0, 10, &round_sd);
 			break;
 		case 'u':
-			bad = arg_num(optarg, 0, 10, &run_sd);
+			bad = stats_arg(optarg, 0, 10, &run_sd);
 			break;
 		case 'U':
-			bad = arg_num(optarg, 0, 10, &assumed);
+			bad = stats_arg(optarg, 0, 10, &assumed);
 			break;
 		case 't':
-			bad = arg_num(optarg, 1e-6, 1e6, &truth);
+			bad = stats_arg(optarg, 1e-6, 1e6, &truth);
 			break;
 		case 'S':
-			bad = arg_num(optarg, 1, 1e18, &seed);
+			bad = stats_arg(optarg, 1, 1e18, &seed);
 			break;
 		case 'L':
-			bad = arg_num(optarg, 1, STATS_MAX_BOOTS, &layouts);
+			bad = stats_arg(optarg, 1, STATS_MAX_BOOTS, &layouts);
 			break;
 		case 'l':
-			bad = arg_num(optarg, 0, 10, &layout_sd);
+			bad = stats_arg(optarg, 0, 10, &layout_sd);
 			break;
 		case 'g':
 			grouped = 0;
@@ -119,7 +94,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	rng_state = (uint64_t)seed;
+	stats_rng_seed((uint64_t)seed);
 	v = malloc((size_t)(boots * rounds) * sizeof(*v));
 	hw = malloc((size_t)runs * sizeof(*hw));
 	if (!v || !hw) {
@@ -127,15 +102,15 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (r = 0; r < (int)runs; r++) {
-		g = truth * exp(run_sd * normal());
+		g = truth * exp(run_sd * stats_normal());
 		nl = layouts > 0 ? (int)layouts : 1;
 		for (b = 0; b < nl; b++)
-			lf[b] = layouts > 0 ? exp(layout_sd * normal()) : 1;
+			lf[b] = layouts > 0 ? exp(layout_sd * stats_normal()) : 1;
 		for (b = 0; b < (int)boots; b++) {
 			group[b] = grouped ? b % nl : b;
-			f = g * lf[b % nl] * exp(boot_sd * normal());
+			f = g * lf[b % nl] * exp(boot_sd * stats_normal());
 			for (k = 0; k < (int)rounds; k++)
-				v[b * (int)rounds + k] = f * exp(round_sd * normal());
+				v[b * (int)rounds + k] = f * exp(round_sd * stats_normal());
 			n[b] = (size_t)rounds;
 		}
 		stats_over_boots(v, n, layouts > 0 ? group : NULL, (int)boots, assumed, &o);

@@ -41,31 +41,6 @@
 #define POWER	0.80
 #define MAX_CELLS	256
 
-static uint64_t rng_state;
-
-/* xorshift64*: uniform in (0, 1) */
-static double uniform(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return ((rng_state * 0x2545F4914F6CDD1DULL) >> 11) * 0x1.0p-53 + 0x1.0p-54;
-}
-
-/* standard normal, Box-Muller */
-static double normal(void)
-{
-	return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
-}
-
-static int arg_num(const char *s, double min, double max, double *v)
-{
-	char *end;
-
-	*v = strtod(s, &end);
-	return *end || end == s || !(*v >= min && *v <= max) ? -1 : 0;
-}
-
 struct sim {
 	double runs, cells, blocks, boots, layout_sd, fast, boot_sd;
 	double slow_p, slow, effect;
@@ -75,8 +50,8 @@ struct sim {
 static double layout_log(const struct sim *m)
 {
 	if (m->fast > 0)
-		return uniform() < 0.25 ? -log(m->fast) : 0;
-	return m->layout_sd * normal();
+		return stats_uniform() < 0.25 ? -log(m->fast) : 0;
+	return m->layout_sd * stats_normal();
 }
 
 /* The mean log of one kernel's boots in one block. */
@@ -86,9 +61,9 @@ static double block_side(const struct sim *m, double effect)
 	int b;
 
 	for (b = 0; b < (int)m->boots; b++) {
-		double x = lay + log(effect) + m->boot_sd * normal();
+		double x = lay + log(effect) + m->boot_sd * stats_normal();
 
-		if (uniform() < m->slow_p)
+		if (stats_uniform() < m->slow_p)
 			x += log(m->slow);
 		sum += x;
 	}
@@ -112,37 +87,37 @@ int main(int argc, char **argv)
 
 		switch (opt) {
 		case 'r':
-			bad = arg_num(optarg, 1, 1e6, &m.runs);
+			bad = stats_arg(optarg, 1, 1e6, &m.runs);
 			break;
 		case 'c':
-			bad = arg_num(optarg, 1, MAX_CELLS, &m.cells);
+			bad = stats_arg(optarg, 1, MAX_CELLS, &m.cells);
 			break;
 		case 'L':
-			bad = arg_num(optarg, 2, STATS_MAX_BOOTS, &m.blocks);
+			bad = stats_arg(optarg, 2, STATS_MAX_BOOTS, &m.blocks);
 			break;
 		case 'b':
-			bad = arg_num(optarg, 1, 64, &m.boots);
+			bad = stats_arg(optarg, 1, 64, &m.boots);
 			break;
 		case 'l':
-			bad = arg_num(optarg, 0, 10, &m.layout_sd);
+			bad = stats_arg(optarg, 0, 10, &m.layout_sd);
 			break;
 		case 'D':
-			bad = arg_num(optarg, 1, 10, &m.fast);
+			bad = stats_arg(optarg, 1, 10, &m.fast);
 			break;
 		case 's':
-			bad = arg_num(optarg, 0, 10, &m.boot_sd);
+			bad = stats_arg(optarg, 0, 10, &m.boot_sd);
 			break;
 		case 'm':
-			bad = arg_num(optarg, 0, 1, &m.slow_p);
+			bad = stats_arg(optarg, 0, 1, &m.slow_p);
 			break;
 		case 'M':
-			bad = arg_num(optarg, 1, 10, &m.slow);
+			bad = stats_arg(optarg, 1, 10, &m.slow);
 			break;
 		case 'e':
-			bad = arg_num(optarg, 1e-3, 1e3, &m.effect);
+			bad = stats_arg(optarg, 1e-3, 1e3, &m.effect);
 			break;
 		case 'S':
-			bad = arg_num(optarg, 1, 1e18, &seed);
+			bad = stats_arg(optarg, 1, 1e18, &seed);
 			break;
 		default:
 			bad = 1;
@@ -152,7 +127,7 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		usage();
-	rng_state = (uint64_t)seed;
+	stats_rng_seed((uint64_t)seed);
 	det = malloc((size_t)m.runs * sizeof(*det));
 	if (!det) {
 		fprintf(stderr, "simcompare: out of memory\n");

@@ -376,3 +376,31 @@ double stats_detectable_pct(double sd, int n, double alpha, double power)
 	d = (stats_t_q2(alpha, n - 1) + stats_t_q2(2 * (1 - power), n - 1)) * sd / sqrt(n);
 	return 100 * (exp(d) - 1);
 }
+
+static uint64_t rng_state = 1;
+
+void stats_rng_seed(uint64_t seed)
+{
+	rng_state = seed ? seed : 1;
+}
+
+double stats_uniform(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return ((rng_state * 0x2545F4914F6CDD1DULL) >> 11) * 0x1.0p-53 + 0x1.0p-54;
+}
+
+double stats_normal(void)
+{
+	return sqrt(-2 * log(stats_uniform())) * cos(2 * M_PI * stats_uniform());
+}
+
+int stats_arg(const char *s, double min, double max, double *v)
+{
+	char *end;
+
+	*v = strtod(s, &end);
+	return *end || end == s || !(*v >= min && *v <= max) ? -1 : 0;
+}

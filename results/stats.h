@@ -8,6 +8,8 @@
 #ifndef RESULTS_STATS_H
 #define RESULTS_STATS_H
 
+#include <stdint.h>
+
 /* Sorts @v (n values) in place. */
 void stats_sort(double *v, int n);
 /* Median of @v; sorts it. */
@@ -129,5 +131,17 @@ double stats_detectable_pct(double sd, int n, double alpha, double power);
  * (NAN for a NAN p, which does not count as a test).
  */
 void stats_holm(const double *p, int n, double *adj);
+
+/*
+ * The simulations (simboots, simcompare): xorshift64* random numbers from
+ * a seed, so a simulation repeats exactly, and their options' parser.
+ */
+void stats_rng_seed(uint64_t seed);
+/* uniform in (0, 1) */
+double stats_uniform(void);
+/* standard normal (Box-Muller) */
+double stats_normal(void);
+/* @s as a number in [@min, @max] into *@v: 0, or -1 when it is not one. */
+int stats_arg(const char *s, double min, double max, double *v);
 
 #endif
