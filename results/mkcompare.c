@@ -649,6 +649,57 @@ static void write_text(void)
 	fclose(f);
 }
 
+/* The change of @c in percent of the baseline. */
+static double change_pct(const struct cmp *c)
+{
+	if (c->counted)
+		return c->val[0] > 0 ? 100 * c->delta / c->val[0] : NAN;
+	return 100 * (c->ratio - 1);
+}
+
+/*
+ * One line per engine of @accel: its change in percent over its cells
+ * (the range) and its verdicts, the summary a reviewer reads first.
+ */
+static void engine_lines(FILE *f, const char *accel)
+{
+	int i, j;
+
+	for (i = 0; i < ncmps; i++) {
+		const struct cmp *c = &cmps[i];
+		double lo = INFINITY, hi = -INFINITY;
+		int n = 0, slower = 0, faster = 0;
+
+		if (strcmp(c->accel, accel))
+			continue;
+		for (j = 0; j < i; j++)
+			if (!strcmp(cmps[j].accel, accel) && !strcmp(cmps[j].engine, c->engine))
+				break;
+		if (j < i)
+			continue;	/* the engine's line is written */
+		for (j = i; j < ncmps; j++) {
+			const struct cmp *d = &cmps[j];
+			double pct = change_pct(d);
+
+			if (strcmp(d->accel, accel) || strcmp(d->engine, c->engine) || isnan(pct))
+				continue;
+			n++;
+			lo = pct < lo ? pct : lo;
+			hi = pct > hi ? pct : hi;
+			slower += !strcmp(verdict_of(d), "slower");
+			faster += !strcmp(verdict_of(d), "faster");
+		}
+		if (!n)
+			continue;
+		fprintf(f, "    %-14s %+7.1f%% .. %+6.1f%% over %d cells: ", engine_label(c->engine),
+			lo, hi, n);
+		if (slower || faster)
+			fprintf(f, "%d slower, %d faster\n", slower, faster);
+		else
+			fprintf(f, "%s\n", c->counted ? "within the counted noise" : "no difference shown");
+	}
+}
+
 static void write_summary(void)
 {
 	FILE *f = open_out("summary.txt");
@@ -669,6 +720,7 @@ static void write_summary(void)
 			reg_get_or(k, "plot", kind), slower, faster, same,
 			counted_accel(accel) ? "within the counted noise" : "with no difference shown (Holm)",
 			untested ? ", some untested (too few blocks)" : "");
+		engine_lines(f, accel);
 	}
 	fprintf(f, "\nThe tables and perf reports are below the --- line.\n");
 	fclose(f);

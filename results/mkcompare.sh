@@ -47,7 +47,16 @@ if ! git -C "$tree" cat-file -e "$to^{commit}" 2> /dev/null; then
 	echo "[compare] no cover letter: the patched tree $tree no longer has $to" >&2
 	exit 0
 fi
-git -C "$tree" format-patch -q --cover-letter \
+# The cover letter's From: the user's git identity where git has one
+# (the clone's config), else the tree's.
+name=$(git -C "$here" config user.name 2> /dev/null || true)
+email=$(git -C "$here" config user.email 2> /dev/null || true)
+if [ -n "$name" ] && [ -n "$email" ]; then
+	set -- -c "user.name=$name" -c "user.email=$email"
+else
+	set --
+fi
+git "$@" -C "$tree" format-patch -q --cover-letter \
 	-o "$run/series" "$from..$to"
 cover=$run/series/0000-cover-letter.patch
 awk -v summary="$run/summary.txt" -v tables="$run/compare.txt" '

@@ -102,6 +102,9 @@ if "$mkcompare" "$r" 2> "$tmp/err"; then
 		test "$(get "$r/compare.csv" verdict engine=old)" = "within +-1.95"
 	expect "counted min: both sides' vm insns, 58->59" \
 		sh -c "[ '$(get "$r/compare.csv" vm_insns_patched engine=new)' = 59 ] && grep -q ' 58->59 ' '$r/compare.txt'"
+	expect "counted min: the summary's line per engine, its change in percent" \
+		sh -c "grep -q '^    new BPF  *+7.8% ..  *+7.8% over 1 cells: 1 slower, 0 faster$' '$r/summary.txt' &&
+			grep -q '^    old BPF  *+0.5% ..  *+0.5% over 1 cells: within the counted noise$' '$r/summary.txt'"
 else
 	fail "counted min: mkcompare failed: $(head -n 1 "$tmp/err")"
 fi
