@@ -12,7 +12,8 @@
 #        OBJ: the link build-kernel.sh made to the objects (KOUT/obj-FLAVOUR)
 #        writes OBJ/layout/SEED/{IMAGE,layout.txt,pads.txt} per seed
 #        (IMAGE: the flavour record's image, e.g. linux); a variant linked
-#        before from the same kernel is kept.  One progress line a variant.
+#        before from the same kernel is kept, one of another seed removed
+#        when 6 hours old.  One progress line a variant.
 # env:   LAYOUT_PAD_MAX  padding bound in bytes (default 256, step 16)
 set -eu
 
@@ -46,6 +47,15 @@ mkdir -p "$lay/pads"
 # One run at a time per kernel (make check's jobs may ask together).
 exec 9> "$lay/.lock"
 flock 9
+# Variants of earlier runs (6.5 MB each for um) are removed once they are
+# 6 hours old, unless this run asks for them again; a run boots its
+# variants within the hour after linking them.
+for d in "$lay"/*/; do
+	[ -f "$d/layout.txt" ] || continue
+	s=$(basename "$d")
+	case " $* " in *" $s "*) continue ;; esac
+	[ -z "$(find "$d/layout.txt" -mmin +360)" ] || rm -rf "$d"
+done
 # The kernel the variants are of: a variant linked from another build
 # (the tree was patched or rebuilt since) is linked again.
 base=$(sha1sum < "$real/$image" | cut -c1-12)

@@ -93,7 +93,9 @@ for side in baseline patched; do
 			for f in $flavours; do
 				[ -e "$kt/obj-$f" ] || [ ! -f "$tree/obj-$f/.config" ] || {
 					say "patched $f: starting from a copy of the baseline's objects ($tree/obj-$f)"
-					cp -a "$tree/obj-$f" "$kt/obj-$f"
+					# (not its code-layout variants: layout-link.sh)
+					mkdir -p "$kt/obj-$f"
+					(cd "$tree/obj-$f" && find . -mindepth 1 -maxdepth 1 ! -name layout -exec cp -a {} "$kt/obj-$f/" \;)
 					# objtool's build records absolute paths (its .cmd
 					# files): moved, it would be rebuilt, and with it
 					# every object that objtool checks
