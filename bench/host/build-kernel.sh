@@ -58,13 +58,16 @@ kmake() {
 		${cross:+CROSS_COMPILE="$cross"} "$@"
 }
 
+# RELINK=1 (bench/host/layout-link.sh): the objects' configuration as it
+# is, whatever the fragments say; only the targets are made.
+relink=${RELINK:-0}
 # Regenerate the configuration only when a fragment or the base changed.
 stamp="$obj/.bench-config-input"
 # shellcheck disable=SC2086 # the fragments are a list
 want=$( (echo "$base"; cat $fragments) | sha1sum | cut -c1-40)
 names=""
 for f in $fragments; do names="$names${names:+ + }$(basename "$f")"; done
-if [ ! -f "$obj/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+if [ "$relink" != 1 ] && { [ ! -f "$obj/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; }; then
 	echo "[kernel] configuring $arch: $base + $names"
 	kmake "$base" >/dev/null
 	# shellcheck disable=SC2086
@@ -89,7 +92,7 @@ while IFS= read -r line; do
 		grep -q "^$opt=" "$obj/.config" && { echo "[kernel] config forced on: $opt" >&2; missing=1; } ;;
 	esac
 done <<EOT
-$wanted
+$( [ "$relink" = 1 ] || echo "$wanted")
 EOT
 [ "$missing" = 0 ] || { echo "[kernel] fragments $names not satisfied" >&2; exit 1; }
 

@@ -93,7 +93,9 @@ for seed; do
 		mkdir -p "$work"
 		(cd "$real" && find . -mindepth 1 -maxdepth 1 ! -name layout -exec cp -a {} "$work/" \;)
 		ln -s "$work" "$wlink"
-		ar t "$work/vmlinux.a" > "$lay/members.txt"
+		# kbuild's member paths, relative to the objects (ar prints them
+		# relative to where it runs): the same in every tree
+		(cd "$work" && ar t vmlinux.a) > "$lay/members.txt"
 		copied=1
 	fi
 	left=""
@@ -110,7 +112,9 @@ for seed; do
 	rm -f "$work/vmlinux.a"
 	# shellcheck disable=SC2086 # one member a word (kbuild paths have no blanks)
 	(cd "$work" && ar cDPrST vmlinux.a $list)
-	KCONFIG_BASE=$(flavour_attr "$flavour" base) CROSS_COMPILE=$cross \
+	# RELINK=1: the objects' own configuration (they may have been built
+	# with other fragments than the record's, e.g. kernel-align64.config)
+	RELINK=1 KCONFIG_BASE=$(flavour_attr "$flavour" base) CROSS_COMPILE=$cross \
 		"$here/build-kernel.sh" "$tree" "$wlink" "$arch" "$frags" "$name" \
 		> "$lay/link.log" 2>&1 || { tail -n 20 "$lay/link.log" >&2; die "relinking seed $seed failed ($lay/link.log)"; }
 	cp "$work/$image" "$d/$name"
