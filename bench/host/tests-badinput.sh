@@ -100,6 +100,15 @@ for b in 0 1025 x 08 -1; do
 	refused "BOOTS=$b: refused" "^\[bench\] BOOTS=$b: must be a number from 1 to 1024" bench "BOOTS=$b" ACCEL=tcg
 done
 expect "BOOTS=1024 passes the check" bench BOOTS=1024 ACCEL=tcg --check
+for l in 0 65 x 08 -1; do
+	refused "LAYOUTS=$l: refused" "^\[bench\] LAYOUTS=$l: must be a number from 1 to 64" bench "LAYOUTS=$l" ACCEL=tcg
+done
+refused "LAYOUT_SEEDS with a word that is no number: refused" \
+	"^\[bench\] LAYOUT_SEEDS: '1x' is not a number" bench "LAYOUT_SEEDS=5 1x" ACCEL=tcg
+refused "LAYOUT_SEEDS with a seed of 19 digits: refused" \
+	"^\[bench\] LAYOUT_SEEDS: '1234567890123456789' has more than 18 digits" \
+	bench "LAYOUT_SEEDS=1234567890123456789" ACCEL=tcg
+expect "LAYOUTS=64 LAYOUT_SEEDS='1 2' pass the check" bench LAYOUTS=64 "LAYOUT_SEEDS=1 2" ACCEL=tcg --check
 # An accelerator named in ACCEL whose needs (/dev/kvm) is not there stops
 # before anything is built, whatever this machine has: a fixture registry
 # whose kvm needs a path that does not exist.
@@ -155,10 +164,11 @@ chmod +x "$fb/obj-um/linux"
 cp -R "$fixtures/paired/uml/." "$tmp/files/"
 rm -f "$tmp/files/host.txt"
 echo "status=ok" > "$tmp/files/status"
+# (one build, LAYOUTS=1: the fake build has no objects to relink)
 fake() { # FAKE_GUEST [VAR=VALUE...]: make bench's runner, ACCEL=uml, on the fake build
 	m=$1
 	shift
-	env FAKE_GUEST="$m" FAKE_FILES="$tmp/files" RESULTS_DIR="$res" ACCEL=uml \
+	env FAKE_GUEST="$m" FAKE_FILES="$tmp/files" RESULTS_DIR="$res" ACCEL=uml LAYOUTS=1 \
 		PLOTS=0 PIN_CPU=none "$@" "$here/run-bench.sh" "$top" "$fb"
 }
 refused "ACCEL=icount-i386: its flavour is not built" \
