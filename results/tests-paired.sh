@@ -193,6 +193,21 @@ line=$("$tools/simboots" -b 10 -s 0.02 -w 0.02 -u 0.01 -U 0.01 -S 3)
 expect "simulated: the same, told the run-level sd: >= 93% ($line)" \
 	sh -c "echo '$line' | awk '{ sub(/.*over_boots=/, \"\"); exit !(\$1 + 0 >= 0.93) }'"
 expect "simulated: another seed, 5 boots: >= 93%" sh -c "'$tools/simboots' -b 5 -S 99 | awk '{ sub(/.*over_boots=/, \"\"); exit !(\$1 + 0 >= 0.93) }'"
+# layoutcov: the CI over L variants drawn from a pool of real ones.  A
+# pool of 48 variants, half at 0.40 and half at 0.50 (a discrete layout
+# effect): sets of 24 cover the pool's mean; a pool of one value has no
+# spread to miss by; bad input is refused.
+awk 'BEGIN { for (i = 0; i < 48; i++) printf "c/1/old/new %.2f\n", i % 2 ? 0.40 : 0.50 }' > "$tmp/pool.txt"
+line=$("$tools/layoutcov" -L 24 -r 500 < "$tmp/pool.txt")
+expect "layoutcov: two discrete layouts, sets of 24 of 48 cover the pool's mean >= 95% ($line)" \
+	sh -c "echo '$line' | awk '{ sub(/.*coverage=/, \"\"); exit !(\$1 + 0 >= 0.95) }'"
+awk 'BEGIN { for (i = 0; i < 30; i++) print "c/1/old/new 0.5" }' > "$tmp/pool1.txt"
+expect "layoutcov: one value: coverage 1, half-width 0" \
+	test "$("$tools/layoutcov" -r 10 < "$tmp/pool1.txt")" = "c/1/old/new variants=30 coverage=1.000 halfwidth_pct=0.0"
+expect "layoutcov: a pool smaller than L says so" \
+	sh -c "'$tools/layoutcov' -L 40 -r 10 < '$tmp/pool1.txt' | grep -q 'variants=30 (fewer than 40)'"
+expect "layoutcov: a line that is no KEY RATIO is refused with its number" \
+	sh -c "printf 'c 0.5\nc x\n' | '$tools/layoutcov' 2>&1 >/dev/null | grep -q 'line 2: not'"
 expect "simboots refuses one boot" sh -c "! '$tools/simboots' -b 1 2> /dev/null"
 
 # 5. malformed input: an error naming file and line, non-zero exit
