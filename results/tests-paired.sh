@@ -208,6 +208,12 @@ expect "layoutcov: a pool smaller than L says so" \
 	sh -c "'$tools/layoutcov' -L 40 -r 10 < '$tmp/pool1.txt' | grep -q 'variants=30 (fewer than 40)'"
 expect "layoutcov: a line that is no KEY RATIO is refused with its number" \
 	sh -c "printf 'c 0.5\nc x\n' | '$tools/layoutcov' 2>&1 >/dev/null | grep -q 'line 2: not'"
+# ... and on the 96 real variants of four uml runs (fixtures/layout-variants,
+# docs/statistics.md): every cell's CI over 24 of them covers the mean of
+# all 96 in >= 95% of 2000 draws (fixed seed: the figures of the docs).
+cov=$(grep -v '^#' "$(dirname "$0")/fixtures/layout-variants/pool.txt" | "$tools/layoutcov" -L 24 -r 2000)
+expect "layoutcov: real variants, 12 cells, every coverage >= 0.95" \
+	sh -c "echo '$cov' | awk '{ sub(/.*coverage=/, \"\"); sub(/ .*/, \"\"); n++; if (\$1 + 0 < 0.95) bad++ } END { exit bad || n != 12 }'"
 expect "simboots refuses one boot" sh -c "! '$tools/simboots' -b 1 2> /dev/null"
 
 # 5. malformed input: an error naming file and line, non-zero exit

@@ -255,6 +255,8 @@ expect "mkcsv rejects a run without run.txt" sh -c "! '$tools/mkcsv' '$run' > /d
 # the plot data are re-made byte for byte.
 for fx in "$(dirname "$0")"/fixtures/*/; do
 	name=$(basename "$fx")
+	# (a data fixture that is no run: layout-variants)
+	[ -f "$fx/run.txt" ] || continue
 	rm -rf "$tmp/fx"
 	cp -R "$fx" "$tmp/fx"
 	rm -f "$tmp/fx/results.csv" "$tmp/fx/ratios.csv" "$tmp/fx/absolute.csv" "$tmp/fx/table.txt" "$tmp/fx/spread.txt" "$tmp/fx/ratio-spread.txt" \
