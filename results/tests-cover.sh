@@ -330,6 +330,12 @@ expect "run_sd: a wider CI, the same ratio" sh -c "
 	a=\$(grep ',fprog1,tcp22-payload,1,old/new,' '$fxb/ratios.csv' | cut -d, -f13-15)
 	b=\$(grep ',fprog1,tcp22-payload,1,old/new,' '$tmp/rsd/ratios.csv' | cut -d, -f13-15)
 	[ \"\${a%%,*}\" = \"\${b%%,*}\" ] && awk -v a=\"\$a\" -v b=\"\$b\" 'BEGIN { split(a, x, \",\"); split(b, y, \",\"); exit !(y[2] < x[2] && y[3] > x[3]) }'"
+# an engine's absolute ns move with the machine between runs: no run-level
+# sd of a ratio widens them, and the table says their CI is for this run
+expect "run_sd: absolute.csv's CIs are not widened (run_sd_pct 0.00), said to be this run's" sh -c "
+	grep -q ',fprog1,tcp22-payload,1,old,.*,4,boots,0.00,' '$tmp/rsd/absolute.csv' &&
+	cmp -s '$fxb/absolute.csv' '$tmp/rsd/absolute.csv' &&
+	grep -q '^95% CI for this run only: absolute times move with the machine between runs):$' '$tmp/rsd/table.txt'"
 
 # ---- a new engine, ratio and claim are records: a fixture registry adds
 # engine zzz (canned guest output: new's rounds at half the time), ratio
