@@ -231,7 +231,7 @@ if full 64k true 2> /dev/null; then
 		s=$1 m=$2
 		shift 2
 		full "$s" sh -c 'st=$1; shift; "$@"; rc=$?; { find "$0"; cat "$0"/*/INCOMPLETE; } > "$st" 2>&1; exit $rc' \
-			"$fres" "$tmp/fstate" env FAKE_GUEST="$m" FAKE_FILES="$tmp/files" RESULTS_DIR="$fres" ACCEL=uml \
+			"$fres" "$tmp/fstate" env FAKE_GUEST="$m" FAKE_FILES="$tmp/files" RESULTS_DIR="$fres" ACCEL=uml LAYOUTS=1 \
 			PLOTS=0 PIN_CPU=none "$@" "$here/run-bench.sh" "$top" "$fb"
 	}
 	refused "full disk: the results image cannot be allocated (256M on a 1M tmpfs)" \
