@@ -78,7 +78,9 @@ job_list="" job_total=0 job_done=0
 # job writes NAME.end: the host tests' job is reaped long after).
 reap() {
 	local pid rc=0 end
-	wait -n -p pid || rc=$?
+	# one of the jobs only: another tree's kernels also compile in the
+	# background (tree_build), and their end is waited for by pid
+	wait -n -p pid "${!job_name[@]}" || rc=$?
 	job_done=$((job_done + 1))
 	echo "$rc" > "$jobs_dir/${job_name[$pid]}.rc"
 	end=$(cat "$jobs_dir/${job_name[$pid]}.end" 2> /dev/null || date +%s)
