@@ -185,29 +185,6 @@ struct boot {
 	int k;			/* the boot's number */
 };
 
-/* The value of @key= in file @path, into @buf ("" when absent). */
-static void file_kv(const char *path, const char *key, char *buf, size_t n)
-{
-	char line[512];
-	size_t kl = strlen(key);
-	FILE *f = fopen(path, "r");
-
-	buf[0] = '\0';
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, kl) && line[kl] == '=') {
-			size_t len = strcspn(line + kl + 1, "\n");
-
-			if (len >= n)
-				len = n - 1;
-			memcpy(buf, line + kl + 1, len);
-			buf[len] = '\0';
-			break;
-		}
-	fclose(f);
-}
-
 /*
  * The paired boots of @accel in side @s's run directory (boot-2, ...):
  * every analysed boot ran the paired plan; boot 1 ran the bench plan and
@@ -232,7 +209,7 @@ static int load_boots(int s, const char *accel, struct boot *b, int max)
 		}
 		fclose(f);
 		snprintf(path, sizeof(path), "%s/%s/%s/boot-%d/host.txt", dir, side_name[s], accel, k);
-		file_kv(path, "layout", b[n].layout, sizeof(b[n].layout));
+		run_file_kv(path, "layout", b[n].layout, sizeof(b[n].layout));
 		b[n].k = k;
 		n++;
 	}

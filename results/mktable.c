@@ -520,7 +520,7 @@ static void table(const char *accel, const char *what)
 	}
 	marked = 0;
 	ratio_head = 0;
-	timed = !strcmp(reg_get_or(reg_find(reg_kinds(), get(any, "kind"), 0), "timed", "0"), "1");
+	timed = run_accel_timed(&run, accel);
 	for (i = 0; i < reg_ratios()->n; i++)
 		ratio_line(accel, get(any, "flavour"), &reg_ratios()->rec[i]);
 	if (marked)

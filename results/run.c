@@ -84,6 +84,23 @@ const char *run_info(const struct run *run, const char *key)
 	return "";
 }
 
+void run_file_kv(const char *path, const char *key, char *buf, size_t n)
+{
+	struct run one = { 0 };
+	size_t len;
+	int i;
+
+	load_info(&one, path);
+	len = strlen(run_info(&one, key));
+	if (len >= n)
+		len = n - 1;
+	memcpy(buf, run_info(&one, key), len);
+	buf[len] = '\0';
+	for (i = 0; i < one.ninfo; i++)
+		free(one.info[i]);
+	free(one.info);
+}
+
 void run_load_dir(struct run *run, const char *dir)
 {
 	char r[4096], p[4096], a[4096];

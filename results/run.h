@@ -26,6 +26,11 @@ void run_open(struct run *run, const char *results, const char *ratios,
 void run_load_dir(struct run *run, const char *dir);
 /* A key of run.txt ("" when absent or not loaded). */
 const char *run_info(const struct run *run, const char *key);
+/*
+ * The value of @key in the key=value file @path (a boot's host.txt) into
+ * @buf, cut to @n - 1 bytes; "" when the file or the key is missing.
+ */
+void run_file_kv(const char *path, const char *key, char *buf, size_t n);
 /* Load DIR/claims.csv and DIR/decomposition.csv, where they exist. */
 void run_load_claims(struct run *run, const char *dir);
 
@@ -37,7 +42,7 @@ const struct csv_row *run_result(const struct run *run, const char *accel,
 const struct csv_row *run_ratio(const struct run *run, const char *accel,
 				const char *pair, const char *filter,
 				const char *skbs);
-/* An engine's figures over boots (absolute.csv, ci_over=boots). */
+/* An engine's figures over boots (absolute.csv, ci_over=layouts or boots). */
 const struct csv_row *run_absolute(const struct run *run, const char *accel,
 				   const char *engine, const char *filter,
 				   const char *skbs);
