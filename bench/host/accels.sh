@@ -176,6 +176,14 @@ accel_layouts() {
 	fi
 	echo "${LAYOUTS:-$(accel_attr "$1" layouts || echo 1)}"
 }
+# accel_nested_by ACCEL: the nested accelerator whose outer guest runs
+# ACCEL's command line (its record's nests), if any.
+accel_nested_by() {
+	for n_a in $ACCELS; do
+		[ "$(accel_attr "$n_a" nests || true)" != "$1" ] || { echo "$n_a"; return 0; }
+	done
+}
+
 # accel_unusable ACCEL: why ACCEL cannot run here (its record's needs is
 # not a writable path), on stdout; fails when nothing is in the way.
 accel_unusable() {
@@ -227,6 +235,53 @@ accel_pin() {
 	return 0
 }
 
+# accel_qemu_argv ACCEL KERNEL INITRD DISK CMDLINE: the QEMU command line
+# of a "boot qemu ..." accelerator, one argument a line (no argument holds
+# a newline), the qemu-system binary first.  accel_boot runs it; a nested
+# accelerator writes it into its outer guest, whose /init runs it
+# (bench/guest/nested-init.sh).
+accel_qemu_argv() {
+	q_f=$(accel_flavour "$1")
+	q_mem=${GUEST_MEM:-$(accel_attr "$1" mem || echo 1024)}
+	q_boot=$(accel_attr "$1" boot) || return 1
+	q_qemu=$(flavour_attr "$q_f" qemu) || return 1
+	q_console=$(flavour_attr "$q_f" console || echo ttyS0)
+	q_drive=$(flavour_attr "$q_f" qemu_drive || echo if=virtio)
+	q_kernel=$2 q_initrd=$3 q_disk=$4 q_cmdline=$5
+	q_core=$(accel_attr "$1" model || true)
+	# The record's arguments are split into words on purpose.
+	# shellcheck disable=SC2086
+	set -- ${q_boot#qemu}
+	if [ -n "$q_core" ]; then
+		[ -f "${MODEL_PLUGIN:-}" ] || { echo "[run] $1: no model plugin '${MODEL_PLUGIN:-}' (make model-tools)" >&2; return 1; }
+		set -- "$@" -plugin "$MODEL_PLUGIN,out=${MODEL_OUT:?},$(core_plugin_args "$q_core")"
+	fi
+	# no DISK: the results come back on the console (accels.conf out)
+	[ -z "$q_disk" ] || set -- "$@" -drive "file=$q_disk,format=raw,$q_drive"
+	printf '%s\n' "$q_qemu" "$@" -m "$q_mem" -smp 1 -no-reboot \
+		-display none -monitor none -serial stdio \
+		-kernel "$q_kernel" -initrd "$q_initrd" -append "console=$q_console $q_cmdline"
+}
+
+# accel_nested_initrd ACCEL KERNEL INITRD DISK CMDLINE OUT: the outer
+# guest's initramfs of nested accelerator ACCEL, at OUT: the outer archive
+# (nested-outer.sh, in NESTED_DIR) with the inner kernel, initramfs and
+# QEMU command line (that of the accelerator ACCEL nests, DISK passed
+# through as the outer guest's /dev/vda) appended.
+accel_nested_initrd() {
+	n_inner=$(accel_attr "$1" nests) || return 1
+	n_dir=${NESTED_DIR:?}
+	[ -f "$n_dir/outer.cpio.gz" ] || { echo "[run] $1: no outer guest in $n_dir (bench/host/nested-outer.sh)" >&2; return 1; }
+	n_stage=$6.d
+	rm -rf "$n_stage"
+	mkdir -p "$n_stage"
+	accel_qemu_argv "$n_inner" /inner/kernel /inner/initrd "${4:+/dev/vda}" "$5" > "$n_stage/argv" || return 1
+	printf '%s\n' "file /inner/kernel $2 0644 0 0" "file /inner/initrd $3 0644 0 0" \
+		"file /inner/argv $n_stage/argv 0644 0 0" > "$n_stage/list"
+	{ cat "$n_dir/outer.cpio.gz"; "$n_dir/gen_init_cpio" "$n_stage/list" | gzip -n -1; } > "$6"
+	rm -rf "$n_stage"
+}
+
 accel_boot() {
 	accel=$1 kernel=$2 initrd=$3 disk=$4 cmdline=$5
 	mem=${GUEST_MEM:-$(accel_attr "$accel" mem || echo 1024)}
@@ -241,23 +296,26 @@ accel_boot() {
 	fi
 	case "$boot" in
 	qemu | "qemu "*)
-		f=$(accel_flavour "$accel")
-		qemu=$(flavour_attr "$f" qemu) || return 1
-		console=$(flavour_attr "$f" console || echo ttyS0)
-		drive=$(flavour_attr "$f" qemu_drive || echo if=virtio)
-		# The record's arguments are split into words on purpose.
-		# shellcheck disable=SC2086
-		set -- ${boot#qemu}
-		if core=$(accel_attr "$accel" model); then
-			[ -f "${MODEL_PLUGIN:-}" ] || { echo "[run] $accel: no model plugin '${MODEL_PLUGIN:-}' (make model-tools)" >&2; return 1; }
-			set -- "$@" -plugin "$MODEL_PLUGIN,out=${MODEL_OUT:?},$(core_plugin_args "$core")"
-		fi
-		# no DISK: the results come back on the console (accels.conf out)
-		[ -z "$disk" ] || set -- "$@" -drive "file=$disk,format=raw,$drive"
-		exec "$qemu" "$@" -m "$mem" -smp 1 -no-reboot \
+		argv=$(accel_qemu_argv "$accel" "$kernel" "$initrd" "$disk" "$cmdline") || return 1
+		set --
+		while IFS= read -r a; do set -- "$@" "$a"; done <<EOA
+$argv
+EOA
+		exec "$@" < /dev/null ;;
+	nested | "nested "*)
+		# the outer guest: TCG with SVM, Debian's kernel, QEMU inside
+		# (nested-outer.sh); its memory holds the inner guest's and the
+		# unpacked initramfs
+		scratch=${BOOT_SCRATCH:?}
+		accel_nested_initrd "$accel" "$kernel" "$initrd" "$disk" "$cmdline" "$scratch/outer.cpio.gz" || return 1
+		mem=$(( ${GUEST_MEM:-$(accel_attr "$(accel_attr "$accel" nests)" mem || echo 1024)} + 1024 ))
+		# shellcheck disable=SC2086 # the record's arguments
+		set -- ${boot#nested}
+		[ -z "$disk" ] || set -- "$@" -drive "file=$disk,format=raw,if=virtio"
+		exec qemu-system-x86_64 "$@" -m "$mem" -smp 1 -no-reboot \
 			-display none -monitor none -serial stdio \
-			-kernel "$kernel" -initrd "$initrd" \
-			-append "console=$console $cmdline" < /dev/null ;;
+			-kernel "$NESTED_DIR/vmlinuz" -initrd "$scratch/outer.cpio.gz" \
+			-append "console=ttyS0 quiet panic=-1" < /dev/null ;;
 	uml)
 		# UML keeps guest memory in an unlinked file under TMPDIR.  On
 		# a disk file system (here /tmp is ext4) the host writes its

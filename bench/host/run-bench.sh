@@ -87,7 +87,8 @@ if [ "$accel" != auto ]; then
 	done
 	# Named explicitly but cannot run here: say so before anything is built.
 	for a in $accel; do
-		why=$(accel_unusable "$a") && die "ACCEL=$a: $why (leave ACCEL unset: auto picks what runs here)"
+		nested=$(accel_nested_by "$a")
+		why=$(accel_unusable "$a") && die "ACCEL=$a: $why (leave ACCEL unset: auto picks what runs here${nested:+; its path runs under nested TCG: ACCEL=$nested})"
 	done
 fi
 why=$(arches_check) || die "$why"
@@ -110,10 +111,12 @@ why=$(bench_args_check ${BENCH_ARGS:-}) || die "BENCH_ARGS: $why"
 set +f
 [ "${3:-}" != --check ] || exit 0
 
-# probe ACCEL: does a trivial guest boot and hand back its files in time?
+# probe ACCEL: does a trivial guest boot and hand back its files in time
+# (PROBE_TIMEOUT, else the record's probe_s, else 30 seconds)?
+probe_s() { echo "${PROBE_TIMEOUT:-$(accel_attr "$1" probe_s || echo 30)}"; }
 probe() {
 	rm -rf "$build/probe-$1"
-	TIMEOUT=${PROBE_TIMEOUT:-30} "$here/run-guest.sh" "$1" probe "$build/probe-$1" \
+	TIMEOUT=$(probe_s "$1") "$here/run-guest.sh" "$1" probe "$build/probe-$1" \
 		"$(kernel_of "$1")" "$(initrd_of "$1")" > /dev/null 2>&1
 }
 
@@ -136,6 +139,32 @@ for a in $accel; do
 		done
 	done
 done
+
+# A nested accelerator's outer guest (nested-outer.sh: Debian's kernel and
+# QEMU, packed once under BUILD/nested).
+export NESTED_DIR="$build/nested"
+for a in $accel; do
+	case "$(accel_attr "$a" boot)" in
+	nested*) "$here/nested-outer.sh" "$top" "$NESTED_DIR" "$kout/obj-$(accel_flavour "$a")" ||
+		die "ACCEL=$a: its outer guest cannot be made (bench/host/nested-outer.sh)" ;;
+	esac
+done
+# Named explicitly, an accelerator with a probe (auto probe, or probe_s)
+# is probed before its boots: one that cannot run here stops the run in
+# one line (a /dev/kvm that runs no stock guest prints nothing).
+if [ "${ACCEL:-auto}" != auto ]; then
+	for a in $accel; do
+		[ "$(accel_attr "$a" auto || true)" = probe ] || accel_attr "$a" probe_s > /dev/null || continue
+		echo "[bench] $a: probe boot (at most $(probe_s "$a")s)"
+		probe "$a" && continue
+		pd=$build/probe-$a
+		why=$(head -n 1 "$pd/failure.txt" 2> /dev/null || echo "the probe boot failed")
+		grep -aqv '^\[run\] ' "$pd/console.log" 2> /dev/null ||
+			why="a probe guest printed nothing within $(probe_s "$a")s (console in $pd/console.log)"
+		nested=$(accel_nested_by "$a")
+		die "ACCEL=$a cannot run here: $why${nested:+; its path runs under nested TCG: ACCEL=$nested}"
+	done
+fi
 
 run_id=$(date -u +%Y%m%d-%H%M%S)
 dir=$results/$run_id

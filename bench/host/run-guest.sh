@@ -89,14 +89,35 @@ if accel_attr "$accel" model > /dev/null; then
 	rm -f "$MODEL_OUT"
 fi
 
+# A guest that prints nothing within SILENT_S seconds (the record's silent_s,
+# default 60) is declared hung then, not after TIMEOUT: a foreign or broken
+# accelerator (a /dev/kvm that runs no stock guest) says nothing at all.
+# Lines of the host's own ("[run] ...") do not count.
+silent=${SILENT_S:-$(accel_attr "$accel" silent_s || echo 60)}
+pidfile=$outdir/.guest.pid
+rm -f "$pidfile" "$outdir/.silent"
+# the outer guest of a nested accelerator is packed here (accels.sh)
+export BOOT_SCRATCH="$outdir/.scratch"
+rm -rf "$BOOT_SCRATCH"
+mkdir -p "$BOOT_SCRATCH"
 echo "[run] booting $accel guest, plan=$plan (timeout ${timeout}s)"
 start=$(date +%s)
+(
+	sleep "$silent"
+	if ! grep -aqv '^\[run\] ' "$log" 2> /dev/null && [ -f "$pidfile" ]; then
+		: > "$outdir/.silent"
+		kill -TERM "$(cat "$pidfile")" 2> /dev/null
+	fi
+) > /dev/null 2>&1 &
+watch=$!
 {
-	timeout --foreground -k 5 "$timeout" "$here/boot-guest.sh" "$accel" \
+	GUEST_PIDFILE=$pidfile timeout --foreground -k 5 "$timeout" "$here/boot-guest.sh" "$accel" \
 		"$kernel" "$initrd" "$disk" \
 		"panic=-1 quiet ${extra:+$extra }bench.plan=$plan bench.accel=$accel bench.flavour=$(accel_flavour "$accel") $*" 2>&1
 	echo $? > "$rcfile"
 } | tee "$log" | grep --line-buffered '^\[guest\]' || true
+kill "$watch" 2> /dev/null || true
+rm -rf "$pidfile" "$BOOT_SCRATCH"
 rc=$(cat "$rcfile" 2> /dev/null || echo unknown)
 # UML may leave the terminal in raw mode.
 if [ -t 0 ]; then stty sane 2>/dev/null || true; fi
@@ -126,6 +147,10 @@ status=$(sed -n 's/^status=//p' "$outdir/status" 2>/dev/null || true)
 panic=$(grep -a -m 1 'Kernel panic' "$log" 2> /dev/null | tr -d '\r' | sed 's/^\[ *[0-9.]*\] //' || true)
 if [ -n "$panic" ]; then
 	die "$accel guest plan=$plan panicked after ${elapsed}s: $panic; console in $log"
+fi
+if [ -f "$outdir/.silent" ]; then
+	rm -f "$outdir/.silent"
+	die "$accel guest plan=$plan hung: printed nothing within ${silent}s (SILENT_S), killed then; console in $log"
 fi
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	die "$accel guest plan=$plan hung: killed after ${timeout}s (TIMEOUT); console in $log"
