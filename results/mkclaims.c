@@ -276,7 +276,9 @@ static double counter_of(const struct csv_row *r, const char *counter,
 
 /*
  * What a counter claim's figures come from: perf stat, or the model plugin
- * of an accelerator of kind modeled (never shown as hardware).
+ * of an accelerator of kind modeled (never shown as hardware).  perf stat
+ * counted one run of each engine (the first placement of its cell: the
+ * warm-up, calibration and samples, results/mkcsv.c perf_calls).
  */
 static void counter_basis(char *buf, size_t n, const char *accel,
 			  const char *what, const struct reg_rec *rec)
@@ -288,8 +290,50 @@ static void counter_basis(char *buf, size_t n, const char *accel,
 		snprintf(buf, n, "model %s: %s%s%s, %s, no CI (deterministic)",
 			 res(any, "model_core"), reg_get(rec, "counter"),
 			 *per ? " per " : "", per, what);
+	else if (!strcmp(per, "perf_calls"))
+		snprintf(buf, n, "perf stat %s: %s per call (perf_calls) over one run of each engine, no CI",
+			 what, reg_get(rec, "counter"));
 	else
-		snprintf(buf, n, "perf stat %s %s, no CI", what, reg_get(rec, "counter"));
+		snprintf(buf, n, "perf stat %s: %s%s%s over one run of each engine, no CI",
+			 what, reg_get(rec, "counter"), *per ? " per " : "", per);
+}
+
+/*
+ * Why a perf stat counter claim on rows @o and @d (engines @num and @den)
+ * has no figure, from what mkcsv wrote of @counter: "not supported" (or
+ * no perf stat of either engine: the run had none) is no PMU; "not
+ * counted" a counter perf stat had but never ran (multiplexed out, or
+ * taken by another user of the PMU); an engine without a perf stat file;
+ * counts without @per.
+ */
+static void counter_missing(char *buf, size_t n, const struct csv_row *o,
+			    const struct csv_row *d, const char *num,
+			    const char *den, const char *counter, const char *per)
+{
+	const char *vo, *vd;
+
+	if (!csv_has(&run.results, counter)) {
+		snprintf(buf, n, "no PMU");
+		return;
+	}
+	if (!o || !d) {
+		snprintf(buf, n, "no perf stat of both engines");
+		return;
+	}
+	vo = res(o, counter);
+	vd = res(d, counter);
+	if (!strcmp(vo, "not supported") || !strcmp(vd, "not supported") || (!*vo && !*vd))
+		snprintf(buf, n, "no PMU");
+	else if (!strcmp(vo, "not counted") || !strcmp(vd, "not counted"))
+		snprintf(buf, n, "perf stat: %s <not counted> for %s", counter,
+			 strcmp(vo, "not counted") ? den : strcmp(vd, "not counted") ? num :
+			 "both engines");
+	else if (!*vo || !*vd)
+		snprintf(buf, n, "no perf stat of %s", *vo ? den : num);
+	else if (*per && (!csv_has(&run.results, per) || !*res(o, per) || !*res(d, per)))
+		snprintf(buf, n, "no %s of both engines", per);
+	else
+		snprintf(buf, n, "%s: %s / %s", counter, vo, vd);
 }
 
 /* The verdict on A/B = @v of a counter claim (the claim: B has fewer). */
@@ -355,9 +399,12 @@ static void claim_counter_pair(const char *accel, const char *flavour,
 				 "; %s: 0", den);
 		} else if (bo <= 0 || bn <= 0) {
 			cl.verdict = "not measurable";
-			snprintf(cl.basis, sizeof(cl.basis), "%s", (o && n) ||
-				 !csv_has(&run.results, counter) ? "no PMU" :
-				 "no perf stat of both engines");
+			if (modeled)
+				snprintf(cl.basis, sizeof(cl.basis), "%s", o && n ? "no PMU" :
+					 "no perf stat of both engines");
+			else
+				counter_missing(cl.basis, sizeof(cl.basis), o, n, num, den,
+						counter, per);
 		} else {
 			cl.value = bo / bn;
 			cl.has_value = 1;

@@ -338,8 +338,25 @@ static void finding_text(void)
 			count[w] += !strcmp(csv_get(c, r, "verdict"), words[w]);
 	}
 	if (!total) {
-		fprintf(out, "This run re-tests none of the 2014 commit's claims (no claims.csv\n"
-			"rows with a figure): see its tables.\n\n");
+		/* another claim (e.g. perf stat's branch-misses) may have a figure */
+		const char *why = "";
+		int others = 0;
+
+		for (i = 0; head && run.has_claims && i < c->nrows; i++) {
+			const struct csv_row *r = &c->rows[i];
+
+			if (strcmp(csv_get(c, r, "claim"), head->name))
+				others += !!*csv_get(c, r, "value");
+			else if (!*why)
+				why = csv_get(c, r, "basis");
+		}
+		if (!others)
+			fprintf(out, "This run re-tests none of the 2014 commit's claims (no claims.csv\n"
+				"rows with a figure): see its tables.\n\n");
+		else
+			fprintf(out, "This run has no figure for \"%s\" (claims.csv basis: %s);\n"
+				"the claims it re-tests with one are below.\n\n",
+				reg_get(head, "text"), *why ? why : "none");
 		return;
 	}
 	sscanf(reg_get(head, "pair"), "%63[^/]/%63s", num, den);

@@ -278,11 +278,16 @@ static void print_rows(const struct kv *run)
 /*
  * The guest ran each timed cell under `perf stat -x,`, into
  * <accel>/perf/<id>.stat, the id of its result line (in runs without one,
- * <tag>-<engine>-<filter>-<packet>-skbs<N>, what ids are): lines of
- * "value,unit,event,...".  A counter the CPU does not have reads
- * "<not supported>"; keep that wording rather than a zero.
+ * <tag>-<engine>-<filter>-<packet>-skbs<N>, what ids are).  perf 6.1
+ * writes "# started on <date>", a blank line, then one line per event
+ * (tools/perf/util/stat-display.c, printout() and abs_printout() in CSV
+ * mode): counter value, unit, event, run time, percentage running,
+ * metric value, metric unit ("2358152026,,instructions,277465154,100.00,
+ * 2.46,insn per cycle").  A counter the CPU does not have reads
+ * "<not supported>", one that never ran "<not counted>"; keep that wording
+ * rather than a zero.  Returns 1 when the cell has a perf stat file.
  */
-static void read_perf_stat(const char *dir, struct kv *cell)
+static int read_perf_stat(const char *dir, struct kv *cell)
 {
 	char path[8192], line[512], id[512];
 	const char *tag = kv_get(cell, "tag"), *engine = kv_get(cell, "engine");
@@ -296,11 +301,11 @@ static void read_perf_stat(const char *dir, struct kv *cell)
 	else if (tag && engine && filter && packet && skbs)	/* runs before ids */
 		cell_id(id, sizeof(id), tag, engine, filter, packet, skbs);
 	else
-		return;
+		return 0;
 	snprintf(path, sizeof(path), "%s/perf/%s.stat", dir, id);
 	f = fopen(path, "r");
 	if (!f)
-		return;
+		return 0;
 	while (fgets(line, sizeof(line), f)) {
 		char *val = line, *unit, *event;
 
@@ -326,6 +331,7 @@ static void read_perf_stat(const char *dir, struct kv *cell)
 		}
 	}
 	fclose(f);
+	return 1;
 }
 
 static void set_num(struct kv *kv, const char *key, double v);
@@ -347,7 +353,7 @@ static const char *const model_counters[] = {
 /* Indices of model_counters[] the sums below use. */
 enum { M_COND_MISS = 2, M_IND_MISS = 5, M_IND_MISS_BTB = 6, M_RET_MISS = 8 };
 
-/* A model figure per call: small ones keep 4 significant digits. */
+/* A figure per call (model, perf stat): small ones keep 4 significant digits. */
 static void set_model_num(struct kv *kv, const char *key, double v)
 {
 	char buf[64];
@@ -446,6 +452,75 @@ static int read_model(const char *dir, struct kv *cell, const struct kv *acc,
 	kv_del(cell, "ci_hi");
 	kv_del(cell, "ci_level");
 	return 0;
+}
+
+/*
+ * The calls of the engine in the run perf stat counted (the cell's first
+ * placement, bench/guest/lib.sh timed_run), which calls_per_sample alone
+ * is not: the module calibrates it per run, so two engines' runs differ
+ * (results/fixtures/kvm-pmu: old BPF's run made 2x new's calls) and
+ * their whole-run counts are not comparable.  A cell of the bench module
+ * (bench/module/bpf_bench.c, bench_run_cell) makes a warm-up call per
+ * skb, its calibration (bench_calibrate: one run of each power of two
+ * below calls_per_sample, then BENCH_CALIB_RUNS = 3 of it: 4 x
+ * calls_per_sample - 1 calls when no stall made it repeat a run), its
+ * samples x calls_per_sample and the model window (model_calls).  A
+ * seccomp cell's run is one seccomp-bench of calls_per_sample calls
+ * (bench/guest/seccomp.sh seccomp_perf), whose filtered calls are the
+ * check, SECCOMP_WARMUP warm-up calls and the timed ones
+ * (bench/guest/seccomp-bench.c, bench()).  0 when the cell does not say.
+ */
+#define CALIB_RUNS	3
+#define SECCOMP_WARMUP	1000
+
+static double perf_run_calls(const struct kv *cell)
+{
+	const char *tag = kv_get(cell, "tag"), *s = kv_get(cell, "samples");
+	const char *n = kv_get(cell, "calls_per_sample"), *skbs = kv_get(cell, "skbs");
+	const char *model = kv_get(cell, "model_calls");
+	double calls = n ? atof(n) : 0, samples = s ? atof(s) : 0;
+
+	if (calls <= 0 || samples <= 0)
+		return 0;
+	if (tag && !strcmp(tag, "seccomp"))
+		return 1 + SECCOMP_WARMUP + samples * calls;
+	return (skbs ? atof(skbs) : 0) + (CALIB_RUNS + 1) * calls - 1 +
+	       samples * calls + (model ? atof(model) : 0);
+}
+
+/*
+ * Where perf stat counted a hardware counter: perf_calls (perf_run_calls)
+ * and each counted counter per call, as <column>_per_call, what compares
+ * two engines' runs.  The run's setup (the knob process, skb allocation,
+ * a JIT's compile) is in the counts too, spread over the calls.
+ */
+static void perf_per_call(struct kv *cell)
+{
+	double calls = perf_run_calls(cell);
+	char buf[64];
+	size_t i;
+	int any = 0;
+
+	if (calls <= 0)
+		return;
+	for (i = 0; i < sizeof(perf_events) / sizeof(perf_events[0]); i++) {
+		const char *v = kv_get(cell, perf_events[i].column);
+		char *end;
+		double d;
+
+		if (!strcmp(perf_events[i].event, "task-clock") || !v || !*v)
+			continue;
+		errno = 0;
+		d = strtod(v, &end);
+		if (*end || errno || !isfinite(d))
+			continue;	/* "not supported", "not counted" */
+		if (!any++) {
+			snprintf(buf, sizeof(buf), "%.0f", calls);
+			kv_set(cell, "perf_calls", buf);
+		}
+		snprintf(buf, sizeof(buf), "%s_per_call", perf_events[i].column);
+		set_model_num(cell, buf, d / calls);
+	}
 }
 
 /*
@@ -637,7 +712,8 @@ static int emit_cells(const char *dir, const char *name, const struct kv *acc,
 				continue;
 			cell = one;
 		}
-		read_perf_stat(dir, &cell);
+		if (read_perf_stat(dir, &cell))
+			perf_per_call(&cell);
 		snprintf(where, sizeof(where), "%s:%d", path, lineno);
 		if (read_model(dir, &cell, acc, where)) {
 			bad = 1;

@@ -749,16 +749,37 @@ static void crosscheck_table(const char *accel)
 }
 
 /*
- * perf stat over each timed run: the 2014 argument was branch misses.
- * A CPU without those counters says so instead of showing zeros.
+ * perf stat over one run of each engine, fprog #2 cache-hit (the 2014
+ * argument was branch misses): the counts of the whole run (the cell's
+ * first placement: warm-up, calibration and samples), then per call
+ * (results.csv *_per_call over perf_calls: each run calibrates its own
+ * calls, so whole-run counts of two engines are not comparable).  A CPU
+ * without those counters says so instead of showing zeros.
  */
+static const char *perf_get(const struct csv_row *r, const char *col)
+{
+	return csv_has(&run.results, col) ? get(r, col) : "";
+}
+
+/* @v is a count perf stat printed, not "not supported", "not counted" or none */
+static int is_count(const char *v)
+{
+	char *end;
+
+	if (!*v)
+		return 0;
+	strtod(v, &end);
+	return !*end;
+}
+
 static void perf_table(const char *accel)
 {
 	static const char *const cols[] = {
 		"cycles", "instructions", "branches", "branch_misses",
 	};
+	int printed = 0, per_call = 0, unsupported = 0, uncounted = 0;
+	char col[64];
 	size_t e, c;
-	int printed = 0;
 
 	for (e = 0; e < NENGINES; e++) {
 		const struct csv_row *r = find(accel, "bench", engines[e].engine,
@@ -767,7 +788,7 @@ static void perf_table(const char *accel)
 		if (!r || !*get(r, "task_clock_ms"))
 			continue;
 		if (!printed++) {
-			printf("perf stat, accel=%s, fprog #2 cache-hit, whole timed run (all samples):\n",
+			printf("perf stat, accel=%s, fprog #2 cache-hit, each engine's whole run (with its calibration):\n",
 			       accel);
 			printf("%-14s %14s", "", "task-clock ms");
 			for (c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
@@ -775,16 +796,59 @@ static void perf_table(const char *accel)
 			printf(" %10s\n", "miss rate");
 		}
 		printf("%-14s %14s", engines[e].label, get(r, "task_clock_ms"));
-		for (c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
-			printf(" %14s", *get(r, cols[c]) ? get(r, cols[c]) : "-");
-		if (atof(get(r, "branches")) > 0)
+		for (c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+			const char *v = get(r, cols[c]);
+
+			printf(" %14s", *v ? v : "-");
+			unsupported |= !strcmp(v, "not supported");
+			uncounted |= !strcmp(v, "not counted");
+			snprintf(col, sizeof(col), "%s_per_call", cols[c]);
+			per_call |= *perf_get(r, "perf_calls") && *perf_get(r, col);
+		}
+		if (is_count(get(r, "branches")) && is_count(get(r, "branch_misses")) &&
+		    atof(get(r, "branches")) > 0)
 			printf(" %9.2f%%\n", 100.0 * atof(get(r, "branch_misses")) /
 			       atof(get(r, "branches")));
 		else
 			printf(" %10s\n", "-");
 	}
+	if (per_call) {
+		printf("per call: the run's counts over its calls (perf_calls: warm-up, calibration, samples):\n");
+		printf("%-14s %14s %14s %14s %8s %14s %14s\n", "", "calls", "cycles",
+		       "instructions", "IPC", "branches", "branch_misses");
+		for (e = 0; e < NENGINES; e++) {
+			const struct csv_row *r = find(accel, "bench", engines[e].engine,
+						       "fprog2", "1");
+			double cyc, ins;
+
+			if (!r || !*perf_get(r, "perf_calls"))
+				continue;
+			printf("%-14s %14s", engines[e].label, perf_get(r, "perf_calls"));
+			for (c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+				const char *v;
+
+				snprintf(col, sizeof(col), "%s_per_call", cols[c]);
+				v = perf_get(r, col);
+				printf(" %14s", *v ? v : "-");
+				if (strcmp(cols[c], "instructions"))
+					continue;
+				cyc = atof(perf_get(r, "cycles_per_call"));
+				ins = atof(v);
+				if (cyc > 0 && ins > 0)
+					printf(" %8.2f", ins / cyc);
+				else
+					printf(" %8s", "-");
+			}
+			printf("\n");
+		}
+	}
+	if (unsupported)
+		printf("(\"not supported\": this CPU/hypervisor exposes no such hardware counter here)\n");
+	if (uncounted)
+		printf("(\"not counted\": perf stat had the counter but it never ran: multiplexed out,\n"
+		       " or the PMU taken by another user such as the NMI watchdog)\n");
 	if (printed)
-		printf("(\"not supported\": this CPU/hypervisor exposes no such hardware counter here)\n\n");
+		printf("\n");
 }
 
 /*
