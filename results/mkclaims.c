@@ -59,7 +59,12 @@ static void put_num(double v, int has, int last)
 static void emit(const struct claim *c)
 {
 	const struct csv_row *any = run_accel_row(&run, c->accel);
+	const char *kind = res(any, "kind");
+	/* a kind that tests a path (accels.conf test 1) measures nothing */
+	int test = kind_flag(kind, "test");
+	char why[160];
 
+	snprintf(why, sizeof(why), "kind %s: a test of the path, not a measurement", kind);
 	csv_put(out, c->accel, 0);
 	csv_put(out, res(any, "kind"), 0);
 	csv_put(out, res(any, "flavour"), 0);
@@ -70,8 +75,8 @@ static void emit(const struct claim *c)
 	put_num(c->value, c->has_value, 0);
 	put_num(c->lo, c->has_ci, 0);
 	put_num(c->hi, c->has_ci, 0);
-	csv_put(out, c->verdict, 0);
-	csv_put(out, c->basis, 1);
+	csv_put(out, test ? "not measurable" : c->verdict, 0);
+	csv_put(out, test ? why : c->basis, 1);
 }
 
 /* The verdict on a ratio A/B (the claim: B faster) and its CI. */

@@ -384,6 +384,9 @@ static void timed(const char *accel)
 						 ALPHA / (ncmps - first), POWER);
 		c->verdict = c->p_holm >= ALPHA ? "no difference shown" :
 			     c->ratio > 1 ? "slower" : "faster";
+		/* a kind that tests a path (accels.conf test 1) measures nothing */
+		if (kind_flag(csv_get(&side[0].results, run_accel_row(&side[0], accel), "kind"), "test"))
+			c->verdict = "not measurable";
 	}
 	free(p);
 	free(adj);
@@ -693,6 +696,11 @@ static void write_summary(void)
 		const struct reg_rec *k = reg_find(reg_kinds(), kind, 0);
 
 		tally(accel, &slower, &faster, &same, &untested);
+		if (kind_flag(kind, "test")) {
+			fprintf(f, "  accel=%s, %s:\n    %d cells, not measurable\n", accel,
+				reg_get_or(k, "plot", kind), slower + faster + same + untested);
+			continue;
+		}
 		fprintf(f, "  accel=%s, %s:\n    %d cells slower, %d faster, %d %s%s\n", accel,
 			reg_get_or(k, "plot", kind), slower, faster, same,
 			counted_accel(accel) ? "within the counted noise" : "with no difference shown (Holm)",

@@ -242,6 +242,12 @@ static void range_text(char *buf, size_t n, double lo, double hi)
 	snprintf(buf, n, strcmp(a, b) ? "%s-%sx" : "%sx", a, b);
 }
 
+/* Whether decomposition row @r is of a kind that tests a path (test 1). */
+static int row_tests(const struct csv *d, const struct csv_row *r)
+{
+	return kind_flag(csv_get(d, r, "kind"), "test");
+}
+
 /* Accelerators of @kind with a claims.csv row: "uml" or "icount, icount-arm". */
 static void kind_accels(char *buf, size_t n, const char *kind)
 {
@@ -391,6 +397,8 @@ static void finding_text(void)
 		const char *kind = reg_kinds()->rec[k].name;
 		double lo = 0, hi = 0;
 
+		if (kind_flag(kind, "test"))
+			continue;	/* a test of a path: no magnitude */
 		for (i = 0; i < c->nrows; i++) {
 			const struct csv_row *r = &c->rows[i];
 			double v = atof(csv_get(c, r, "value"));
@@ -411,7 +419,10 @@ static void finding_text(void)
 			strcmp(kind, "counted") ? "Time" : "Guest instructions",
 			engine_label(den), buf, engine_label(num), kind, list);
 	}
-	if (!run.has_splits || !d->nrows) {
+	/* the decomposition of the accelerators that measure (not test) */
+	for (i = 0, k = 0; run.has_splits && i < d->nrows; i++)
+		k += !row_tests(d, &d->rows[i]);
+	if (!k) {
 		fprintf(out, "\n\n");
 		return;
 	}
@@ -420,6 +431,8 @@ static void finding_text(void)
 		const struct reg_rec *sp = reg_find(reg_splits(), csv_get(d, &d->rows[0], "split"), 0);
 
 		for (i = 0; i < d->nrows; i++) {
+			if (row_tests(d, &d->rows[i]))
+				continue;
 			double cv = 1 / atof(csv_get(d, &d->rows[i], "conversion"));
 			double dv = 1 / atof(csv_get(d, &d->rows[i], "design"));
 
@@ -435,16 +448,16 @@ static void finding_text(void)
 		range_text(buf, sizeof(buf), clo, chi);
 		fprintf(out, " Why: the conversion of classic programs since 2014 makes a call %s dearer (",
 			buf);
-		for (i = 0; i < d->nrows; i++) {
+		for (i = 0, k = 0; i < d->nrows; i++) {
 			const struct csv_row *r = &d->rows[i];
 			int j, seen = 0;
 
 			for (j = 0; j < i; j++)
 				seen |= !strcmp(csv_get(d, &d->rows[j], "cell"), csv_get(d, r, "cell"));
-			if (seen || !*csv_get(d, r, "conversion_vm_den"))
+			if (seen || row_tests(d, r) || !*csv_get(d, r, "conversion_vm_den"))
 				continue;
 			fprintf(out, "%s%s executes %s eBPF instructions where 2014's ran %s",
-				i ? "; " : "",
+				k++ ? "; " : "",
 				reg_get_or(reg_find(reg_cells(), csv_get(d, r, "cell"), 0), "head",
 					   csv_get(d, r, "cell")),
 				csv_get(d, r, "conversion_vm_den"), csv_get(d, r, "conversion_vm_num"));
@@ -493,6 +506,27 @@ static void cells_header(void)
 }
 
 /*
+ * A line per kind of figure that tests a path (accels.conf test 1) the run
+ * has: its accelerators and what their figures are not.
+ */
+static void test_kinds_note(void)
+{
+	char list[256];
+	int k;
+
+	for (k = 0; k < reg_kinds()->n; k++) {
+		const struct reg_rec *rec = &reg_kinds()->rec[k];
+
+		if (!kind_flag(rec->name, "test"))
+			continue;
+		kind_accels(list, sizeof(list), rec->name);
+		if (*list)
+			fprintf(out, "%s: %s; no claim is judged from them.\n",
+				list, reg_get(rec, "plot"));
+	}
+}
+
+/*
  * One table per accelerator in the 2014 layout: per engine its median
  * (over boots where the run has them), then the paired ratios with the
  * half-width of their 95% CI and the 2014 ratios.
@@ -501,6 +535,7 @@ static void accel_table(const char *accel)
 {
 	const struct csv_row *any = run_accel_row(&run, accel);
 	const char *flavour = csv_get(&run.results, any, "flavour");
+	const char *kind;
 	const struct csv_row *ab = NULL;
 	char buf[48], ref[REG_MAX][32];
 	int e, k, i;
@@ -511,8 +546,10 @@ static void accel_table(const char *accel)
 			ab = run_absolute(&run, accel, reg_engines()->rec[e].name,
 					  reg_get(&reg_cells()->rec[k], "filter"),
 					  reg_get(&reg_cells()->rec[k], "skbs"));
+	kind = csv_get(&run.results, any, "kind");
 	fprintf(out, "accel=%s (%s, %s per call, %s", accel, *flavour ? flavour : "-",
-		csv_get(&run.results, any, "unit"), csv_get(&run.results, any, "kind"));
+		csv_get(&run.results, any, "unit"),
+		kind_flag(kind, "test") ? reg_get(reg_find(reg_kinds(), kind, 0), "plot") : kind);
 	if (ab)
 		fprintf(out, ", medians %s", run_ci_over(&run.absolute, ab, buf, sizeof(buf)));
 	fprintf(out, "):\n");
@@ -794,8 +831,9 @@ int main(int argc, char **argv)
 		"-icount counts guest instructions, exactly; QEMU TCG times are emulated.\n"
 		"A ratio t_A/t_B > 1 means B is faster; it is paired (engines in\n"
 		"interleaved rounds on the same skbs), with the half-width of its 95%%\n"
-		"CI (over boots on a timed accelerator, docs/statistics.md) after '±'.\n\n"
-		"Results of run %s (full tables: results/%s/table.txt):\n\n",
+		"CI (over boots on a timed accelerator, docs/statistics.md) after '±'.\n");
+	test_kinds_note();
+	fprintf(out, "\nResults of run %s (full tables: results/%s/table.txt):\n\n",
 		run_info(&run, "run_id"), run_info(&run, "run_id"));
 	results_brief();
 	perf(dir);

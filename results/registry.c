@@ -307,6 +307,11 @@ int kind_rank(const char *kind)
 	return k->n;
 }
 
+int kind_flag(const char *kind, const char *flag)
+{
+	return !strcmp(reg_get_or(reg_find(reg_kinds(), kind, 0), flag, "0"), "1");
+}
+
 /*
  * The architecture whose 2014 figures a flavour is compared with: its
  * record's ref2014_arch (um: x86_64, the host it runs on), else its name.

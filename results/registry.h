@@ -70,5 +70,10 @@ int reg_ref(const struct reg_rec *rec, const char *what, const char *flavour,
 	    char words[][32], int max);
 /* Rank of an accelerator kind (file order); unknown kinds last. */
 int kind_rank(const char *kind);
+/*
+ * Whether kind record @kind has @flag 1 (accels.conf: timed, test); 0 for an
+ * unknown kind.
+ */
+int kind_flag(const char *kind, const char *flag);
 
 #endif

@@ -24,6 +24,10 @@
 set -eu
 
 top=$1 out=$2 kobj=$3
+# one maker at a time (make check's jobs may both want it)
+mkdir -p "$(dirname "$out")"
+exec 9> "$out.lock"
+flock 9
 here=$top/bench/host
 # shellcheck source=bench/host/accels.sh
 . "$here/accels.sh"

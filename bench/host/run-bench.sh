@@ -115,9 +115,12 @@ set +f
 # (PROBE_TIMEOUT, else the record's probe_s, else 30 seconds)?
 probe_s() { echo "${PROBE_TIMEOUT:-$(accel_attr "$1" probe_s || echo 30)}"; }
 probe() {
-	rm -rf "$build/probe-$1"
-	TIMEOUT=$(probe_s "$1") "$here/run-guest.sh" "$1" probe "$build/probe-$1" \
-		"$(kernel_of "$1")" "$(initrd_of "$1")" > /dev/null 2>&1
+	pd=$build/probe-$1.$$
+	rm -rf "$pd"
+	TIMEOUT=$(probe_s "$1") "$here/run-guest.sh" "$1" probe "$pd" \
+		"$(kernel_of "$1")" "$(initrd_of "$1")" > /dev/null 2>&1 || return 1
+	# kept where it failed: its console names why
+	rm -rf "$pd"
 }
 
 if [ "$accel" = auto ]; then
@@ -157,7 +160,6 @@ if [ "${ACCEL:-auto}" != auto ]; then
 		[ "$(accel_attr "$a" auto || true)" = probe ] || accel_attr "$a" probe_s > /dev/null || continue
 		echo "[bench] $a: probe boot (at most $(probe_s "$a")s)"
 		probe "$a" && continue
-		pd=$build/probe-$a
 		why=$(head -n 1 "$pd/failure.txt" 2> /dev/null || echo "the probe boot failed")
 		grep -aqv '^\[run\] ' "$pd/console.log" 2> /dev/null ||
 			why="a probe guest printed nothing within $(probe_s "$a")s (console in $pd/console.log)"
@@ -248,6 +250,13 @@ boot() {
 		if [ "$(flavour_attr "$f" host_cpu || true)" = 1 ]; then
 			echo "cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) (host)"
 		fi
+		# a nested accelerator: the CPU its guest names is the outer
+		# guest's emulated one; and what the outer guest is
+		case "$(accel_attr "$2" boot)" in
+		nested*)
+			echo "cpu=QEMU TCG's $(accel_attr "$2" boot | sed 's/.*-cpu \([^, ]*\).*/\1/') (outer guest) with KVM nested in it; host: $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+			grep -v '^stamp=' "$NESTED_DIR/outer.txt" ;;
+		esac
 		# the variant: its seed, padding and where the interpreters landed
 		[ -z "${6:-}" ] || sed 's/^seed=/layout=/; /^layout=/!s/^/layout_/' \
 			"$5/obj-$f/layout/$6/layout.txt"

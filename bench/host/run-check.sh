@@ -9,8 +9,8 @@
 #        with a check key, "none" for none),
 #        CHECK_ACCELS (accelerators for the in-guest tests, default those
 #        whose bench/accels.conf record says check 1: one per flavour),
-#        CHECK_DEBUG (1: the debug kernel and its short campaign too; make
-#        fuzz runs the long one), CHECK_JOBS (guests and
+#        CHECK_DEBUG (0: not the debug kernel and its short campaign,
+#        default 1; make fuzz runs the long one), CHECK_JOBS (guests and
 #        other single-threaded tests run at a time, default nproc)
 set -eu
 
@@ -144,6 +144,7 @@ host_tests() {
 		"$top/results/tests-paired.sh" "$build/tools" || true
 		"$top/results/tests-compare.sh" "$build/tools" || true
 		"$top/results/tests-model.sh" "$build/tools" || true
+		"$top/results/tests-pmu.sh" "$build/tools" || true
 		"$here/tests-badinput.sh" "$top" "$build/tools" || true
 		# a made-up architecture added by records only (fixtures/arch)
 		"$here/tests-arch.sh" "$top" "$build/tools" || true
@@ -162,14 +163,13 @@ make -s -C filters/seccomp check 2>&1 | collect
 make -s -C filters/diff check 2>&1 | collect
 
 stage "2/5 build: tree, kernels of every flavour side by side ($(nproc) job slots shared), modules, initramfs (bench/flavours.conf build_s: each alone, with an empty ccache)"
-# One make for every flavour (the debug kernel too with CHECK_DEBUG=1; not
-# by default: with the other trees the cold check would pass its 60
-# minutes, docs/build-times.md):
+# One make for every flavour (the debug kernel too, unless CHECK_DEBUG=0:
+# CI exercises the module under the sanitizers, docs/build-times.md):
 # the kernels share its job slots (build-kernel.sh), so one's link runs
 # while another compiles.  -k: a flavour that fails to build does not stop
 # the others; each is judged by the initramfs it wrote.
 build_flavours=$DEFAULT_FLAVOURS
-[ "${CHECK_DEBUG:-0}" != 1 ] || build_flavours="$build_flavours debug"
+[ "${CHECK_DEBUG:-1}" != 1 ] || build_flavours="$build_flavours debug"
 # The longest first (build_s), so that the last to end is a short one.
 build_flavours=$(for f in $build_flavours; do echo "$(flavour_attr "$f" build_s 2> /dev/null || echo 0) $f"; done |
 	sort -s -k1,1nr | cut -d" " -f2 | tr "\n" " ")
@@ -375,7 +375,7 @@ boots_run() {
 }
 
 accels=${CHECK_ACCELS:-$(accel_check_list)}
-# The debug kernel (built with CHECK_DEBUG=1; failed to build: a FAIL
+# The debug kernel (built unless CHECK_DEBUG=0; failed to build: a FAIL
 # above) and its campaign.
 ! is_built debug || job_list="debug"
 for a in $accels; do job_list="$job_list check-$a"; done
@@ -403,6 +403,12 @@ for a in $counted_checks; do job_list="$job_list counted:$a:1 counted:$a:2"; don
 # accelerator with make bench's plan (identical counts; the invariants of
 # results/tests-model.sh).
 for a in $model_accels; do job_list="$job_list model:$a:1 model:$a:2"; done
+# The kvm path end to end under its nested accelerators (accels.conf boot
+# nested): make bench's runner, the tables and the cover letter
+# (tests-nested.sh); make compare on one in tests-make-compare.sh.
+for a in $ACCELS; do
+	case "$(accel_attr "$a" boot)" in nested*) job_list="$job_list nested:$a" ;; esac
+done
 # job_s JOB: the seconds JOB took in a cold make check on 2 cores (the
 # boots: bench/accels.conf check_s; unknown: 60).  The pool starts the
 # longest first: it ends when its last job does.
@@ -419,7 +425,8 @@ job_s() {
 	counted:*) s=12 ;;
 	model:*) s=30 ;;
 	boots) s=75 ;;
-	compare) s=760 ;;
+	nested:*) s=150 ;;
+	compare) s=1000 ;;
 	esac
 	echo "${s:-60}"
 }
@@ -446,6 +453,7 @@ for j in $run_order; do
 		job "$j" counted_run "${a%:*}" "${j##*:}" $(plan_args_of "${a%:*}") ;;
 	model:*) a=${j#model:}; job "$j" model_run "${a%:*}" "${j##*:}" ;;
 	boots) job "$j" boots_run ;;
+	nested:*) job "$j" "$here/tests-nested.sh" "$top" "$build" "${j#nested:}" ;;
 	compare) job "$j" "$here/tests-make-compare.sh" "$top" "$build" ;;
 	# A real guest that hangs, panics or overflows its results image.
 	badinput) job "$j" "$here/tests-badinput.sh" "$top" "$build/tools" guest "$build" tcg ;;

@@ -41,6 +41,11 @@ if [ "$mode" = guest ]; then
 		rdinit=/bin/busybox -- sleep 600
 	expect "guest($accel): the hang's one line is in OUTDIR/failure.txt" \
 		grep -q "plan=probe hung" "$tmp/g/failure.txt"
+	# The same guest, silent: declared hung after SILENT_S, not TIMEOUT.
+	refused "guest($accel): a guest that prints nothing is declared hung after SILENT_S" \
+		"^\[run\] $accel guest plan=probe hung: printed nothing within 8s \(SILENT_S\)" \
+		env SILENT_S=8 TIMEOUT=300 "$here/run-guest.sh" "$accel" probe "$tmp/g" "$kernel" "$initrd" \
+		rdinit=/bin/busybox -- sleep 600
 	# An /init that exits: the kernel panics (Attempted to kill init!).
 	refused "guest($accel): a panic is reported with the console's panic line" \
 		"^\[run\] $accel guest plan=probe panicked after [0-9]+s: Kernel panic - not syncing: Attempted to kill init" \

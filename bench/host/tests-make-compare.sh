@@ -5,7 +5,9 @@
 #                  icount every interpreted cell (new, new2014) costs exactly
 #                  3 x its executed eBPF instructions more, the classic
 #                  interpreter, the JITs and the loop not one more;
-#   comment-only   a comment reworded: every counted delta 0;
+#   comment-only   a comment reworded: every counted delta 0, and under
+#                  kvm-nested (the kvm path under nested TCG) every verdict
+#                  "not measurable";
 #   layout-shift   a function nothing calls, in front of the classic
 #                  interpreter: no engine's code changes, sk_run_filter()
 #                  moves by 48 bytes; every counted delta 0, and under uml
@@ -110,8 +112,10 @@ if [ -n "$run" ]; then
 	fi
 fi
 
-# 3. The comment fixture: nothing changes, counted.
-compare comment "$fixtures/comment-only" icount 1 "$short bench.perf=0"
+# 3. The comment fixture: nothing changes, counted; and the kvm path
+# under nested TCG (kvm-nested: 3 boots of each kernel, interleaved),
+# whose figures are a test, not timing: every verdict "not measurable".
+compare comment "$fixtures/comment-only" "icount kvm-nested" 3 "$short bench.perf=0"
 if [ -n "$run" ]; then
 	c=$run/compare.csv
 	# shellcheck disable=SC2016
@@ -119,6 +123,13 @@ if [ -n "$run" ]; then
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$(c["accel"]) == "icount" { n++; if ($(c["verdict"]) !~ /^within \+-/) bad++ }
 		END { exit bad || n < 20 }' "$c"
+	# shellcheck disable=SC2016
+	expect "comment: every kvm-nested verdict is not measurable (a test of the kvm path)" awk -F, '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$(c["accel"]) == "kvm-nested" { n++; if ($(c["verdict"]) != "not measurable" || $(c["blocks"]) != 2) bad++ }
+		END { exit bad || n < 20 }' "$c"
+	expect "comment: the summary says the kvm-nested cells are not measurable" \
+		grep -q "^    [0-9]* cells, not measurable$" "$run/summary.txt"
 fi
 
 # 3b. The layout fixture: code moves, none changes.  Counted: nothing.
