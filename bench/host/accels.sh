@@ -176,6 +176,12 @@ accel_layouts() {
 	fi
 	echo "${LAYOUTS:-$(accel_attr "$1" layouts || echo 1)}"
 }
+# console_silent LOG: the guest wrote nothing to its console log LOG: every
+# line is the host's ("[run] ...") or QEMU's own ("qemu-system-x86_64: ...").
+console_silent() {
+	! grep -aqv -e '^\[run\] ' -e '^qemu-system-[a-z0-9_]*: ' "$1" 2> /dev/null
+}
+
 # accel_nested_by ACCEL: the nested accelerator whose outer guest runs
 # ACCEL's command line (its record's nests), if any.
 accel_nested_by() {
@@ -349,7 +355,8 @@ accel_auto() {
 				echo "[bench] $a: probe boot succeeded ($(accel_kind "$a"), $(accel_unit "$a"))" >&2
 				picked="$picked $a"
 			else
-				echo "[bench] $a unusable here ($(accel_unusable "$a" || echo "a probe boot failed within ${PROBE_TIMEOUT:-30}s"))" >&2
+				n_by=$(accel_nested_by "$a")
+				echo "[bench] $a unusable here ($(accel_unusable "$a" || echo "a probe boot failed within ${PROBE_TIMEOUT:-30}s"))${n_by:+; its path runs under nested TCG: ACCEL=$n_by}" >&2
 			fi ;;
 		always) picked="$picked $a" ;;
 		unless:*)

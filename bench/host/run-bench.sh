@@ -161,7 +161,7 @@ if [ "${ACCEL:-auto}" != auto ]; then
 		echo "[bench] $a: probe boot (at most $(probe_s "$a")s)"
 		probe "$a" && continue
 		why=$(head -n 1 "$pd/failure.txt" 2> /dev/null || echo "the probe boot failed")
-		grep -aqv '^\[run\] ' "$pd/console.log" 2> /dev/null ||
+		! console_silent "$pd/console.log" ||
 			why="a probe guest printed nothing within $(probe_s "$a")s (console in $pd/console.log)"
 		nested=$(accel_nested_by "$a")
 		die "ACCEL=$a cannot run here: $why${nested:+; its path runs under nested TCG: ACCEL=$nested}"

@@ -92,7 +92,7 @@ fi
 # A guest that prints nothing within SILENT_S seconds (the record's silent_s,
 # default 60) is declared hung then, not after TIMEOUT: a foreign or broken
 # accelerator (a /dev/kvm that runs no stock guest) says nothing at all.
-# Lines of the host's own ("[run] ...") do not count.
+# Lines of the host's own and QEMU's do not count (console_silent).
 silent=${SILENT_S:-$(accel_attr "$accel" silent_s || echo 60)}
 pidfile=$outdir/.guest.pid
 rm -f "$pidfile" "$outdir/.silent"
@@ -104,7 +104,7 @@ echo "[run] booting $accel guest, plan=$plan (timeout ${timeout}s)"
 start=$(date +%s)
 (
 	sleep "$silent"
-	if ! grep -aqv '^\[run\] ' "$log" 2> /dev/null && [ -f "$pidfile" ]; then
+	if console_silent "$log" && [ -f "$pidfile" ]; then
 		: > "$outdir/.silent"
 		kill -TERM "$(cat "$pidfile")" 2> /dev/null
 	fi
