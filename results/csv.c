@@ -57,6 +57,7 @@ static const char *const numeric[] = {
 	"stddev", "ci_lo", "ci_hi", "ci_level", "placements", "gate_waits",
 	"ratio", "rounds", "halfwidth_pct", "value", "design", "design_lo",
 	"design_hi", "conversion", "conversion_lo", "conversion_hi",
+	"mode_units", "mode_factor", "apart80_pct",
 };
 
 static int is_numeric(const char *col)

@@ -8,6 +8,7 @@
  * really have (discrete line offsets, a slow mode), not on a normal one.
  *
  *   layoutcov [-L LAYOUTS] [-r DRAWS] [-S SEED] < "KEY RATIO" lines
+ *   layoutcov -m [-L LAYOUTS] < "KEY RATIO" lines
  *
  * Each input line is one variant's figure of one cell and pair (KEY, e.g.
  * fprog1/1/old/new, and a ratio > 0; results/layoutcov.sh makes them from
@@ -16,6 +17,12 @@
  * Sampling without replacement from a finite pool covers a little more
  * than 95% even for a normal population (finite population correction
  * sqrt((N - L) / (N - 1)): 0.87 for 24 of 96).
+ *
+ * -m: the mixture test (stats_modes) on each set of LAYOUTS consecutive
+ * values of a KEY (one run's variants: layoutcov.sh writes them run by
+ * run) instead:
+ *   KEY set=1 variants=24 mode_units=7 mode_factor=1.3104
+ * (mode_units=0: one mode; "-": fewer than STATS_MODE_MIN values).
  * Defaults: 24 layouts, 2000 draws, seed 1.
  */
 #include <math.h>
@@ -68,9 +75,34 @@ static void draw(const struct pool *p, int l, int *idx, double *x)
 	}
 }
 
+/*
+ * -m: the mixture test (stats_modes) on each set of @l consecutive values
+ * of a key: one run's variants, as layoutcov.sh writes them run by run.
+ */
+static int mixture_sets(int l)
+{
+	double factor;
+	int k, s, minor;
+
+	for (k = 0; k < npools; k++) {
+		const struct pool *p = &pools[k];
+
+		for (s = 0; s + l <= p->n; s += l) {
+			printf("%s set=%d variants=%d ", p->key, s / l + 1, l);
+			if (stats_modes(p->v + s, l, &minor, &factor) < 0)
+				printf("mode_units=- (fewer than %d)\n", STATS_MODE_MIN);
+			else if (minor)
+				printf("mode_units=%d mode_factor=%.4f\n", minor, factor);
+			else
+				printf("mode_units=0\n");
+		}
+	}
+	return 0;
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: layoutcov [-L LAYOUTS >= 2] [-r DRAWS] [-S SEED] < \"KEY RATIO\" lines\n");
+	fprintf(stderr, "usage: layoutcov [-m] [-L LAYOUTS >= 2] [-r DRAWS] [-S SEED] < \"KEY RATIO\" lines\n");
 	exit(2);
 }
 
@@ -80,9 +112,9 @@ int main(int argc, char **argv)
 	static int idx[MAX_VALUES];
 	static double x[MAX_VALUES];
 	char line[256], key[KEY_MAX];
-	int opt, lineno = 0, r, k;
+	int opt, lineno = 0, r, k, modes = 0;
 
-	while ((opt = getopt(argc, argv, "L:r:S:")) != -1) {
+	while ((opt = getopt(argc, argv, "L:r:S:m")) != -1) {
 		int bad;
 
 		switch (opt) {
@@ -95,13 +127,17 @@ int main(int argc, char **argv)
 		case 'S':
 			bad = stats_arg(optarg, 1, 1e18, &seed);
 			break;
+		case 'm':
+			modes = 1;
+			bad = 0;
+			break;
 		default:
 			bad = 1;
 		}
 		if (bad)
 			usage();
 	}
-	if (optind != argc)
+	if (optind != argc || (modes && layouts > STATS_MAX_BOOTS))
 		usage();
 	while (fgets(line, sizeof(line), stdin)) {
 		struct pool *p;
@@ -119,6 +155,8 @@ int main(int argc, char **argv)
 		}
 		p->v[p->n++] = log(value);
 	}
+	if (modes)
+		return mixture_sets((int)layouts);
 	stats_rng_seed((uint64_t)seed);
 	for (k = 0; k < npools; k++) {
 		const struct pool *p = &pools[k];

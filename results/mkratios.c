@@ -28,9 +28,14 @@
  * that boot only).  boot_min, boot_max: the range of the boots' medians;
  * within_lo, within_hi: the order-statistics CI of every round of every
  * boot pooled, as if rounds were independent (a diagnostic, not a result).
- * A ratio above 1 means B is faster.  halfwidth_pct, half the CI's width
- * in % of the ratio, is the smallest difference the cell could tell
- * apart; verdict is "no difference shown" when the CI contains 1.
+ * A ratio above 1 means B is faster.  halfwidth_pct is half the CI's width
+ * in % of the ratio (a true ratio that far from 1 is shown at 50% power);
+ * apart80_pct how far another run's ratio of the same kind must lie for a
+ * comparison of the two to tell them apart at 80% power (stats_apart_pct);
+ * verdict is "no difference shown" when the CI contains 1.  mode_units,
+ * mode_factor: the mixture test on the units the CI is over (stats_modes):
+ * the units of the smaller of two modes and its median over the other's;
+ * 0 and empty for one mode, both empty below STATS_MODE_MIN units.
  *
  * Pairs: the -p list, else the ratio records of bench/engines.conf
  * (those present in a cell).
@@ -239,7 +244,13 @@ static void print_tail(const struct stats_boots *rs, const char *fmt)
 	printf(",");
 	if (!isnan(rs->sd_boot))
 		printf("%.2f", 100 * rs->sd_boot);
-	printf("\n");
+	/* the mixture test: not run (too few units), one mode, or two */
+	printf(",");
+	if (rs->mode_tested)
+		printf("%d", rs->mode_units);
+	printf(",");
+	if (rs->mode_units)
+		printf("%.4f", rs->mode_factor);
 }
 
 static void ratio_rows(const char *accel, const struct paired_data *boots,
@@ -273,6 +284,10 @@ static void ratio_rows(const char *accel, const struct paired_data *boots,
 			printf(",");
 		printf(",%s", verdict);
 		print_tail(&rs, "%.4f");
+		printf(",");
+		if (!isnan(rs.apart80))
+			printf("%.2f", rs.apart80);
+		printf("\n");
 	}
 }
 
@@ -291,6 +306,7 @@ static void abs_rows(const char *accel, const struct paired_data *boots,
 		print_ci(rs.has_ci, rs.lo, rs.hi, rs.level, "%.3f");
 		printf(",%zu", rs.values);
 		print_tail(&rs, "%.3f");
+		printf("\n");
 	}
 }
 
@@ -440,7 +456,7 @@ int main(int argc, char **argv)
 	else
 		printf("accel%s,filter,packet,skbs,pair,ratio,ci_lo,ci_hi,ci_level,rounds,halfwidth_pct,verdict",
 		       extra_head);
-	printf(",boots,ci_over,run_sd_pct,boot_min,boot_max,within_lo,within_hi,layouts,sd_layout_pct,sd_boot_pct\n");
+	printf(",boots,ci_over,run_sd_pct,boot_min,boot_max,within_lo,within_hi,layouts,sd_layout_pct,sd_boot_pct,mode_units,mode_factor%s\n", absolute ? "" : ",apart80_pct");
 	for (k = 0; k < keys.ncells; k++) {
 		if (absolute)
 			abs_rows(accel, boots, nboots, &keys.cells[k], pool, nb);

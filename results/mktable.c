@@ -19,6 +19,7 @@
 #include "csv.h"
 #include "registry.h"
 #include "run.h"
+#include "stats.h"
 
 static struct run run;
 
@@ -237,14 +238,58 @@ static void paired_table(const char *accel, const char *kind)
 	if (!strcmp(kind, "hardware") && !strcmp(over, "boots"))
 		printf("one build: its CI holds for this build's code layout; another build (one\n"
 		       "more patch, another compiler) may move it further (LAYOUTS; docs/statistics.md)\n");
-	if (!strcmp(kind, "hardware") && worst)
+	if (!strcmp(kind, "hardware") && worst) {
+		/* apart80_pct: formed with the CI (mkratios, stats_apart_pct) */
+		const char *apart = csv_has(&run.ratios, "apart80_pct") ?
+				    rget(worst, "apart80_pct") : "";
+
 		printf("statistical power: largest ratio CI half-width %s%% (%s %s skbs=%s):\n"
-		       "a true ratio that far from 1 is shown at 50%% power; another run of the\n"
-		       "same kind tells its ratio from this one at 80%% power when they differ by\n"
-		       "about %.1f%% (2.8 standard errors of each, in quadrature)\n",
+		       "a true ratio that far from 1 is shown at 50%% power",
 		       rget(worst, "halfwidth_pct"), rget(worst, "pair"),
-		       rget(worst, "filter"), rget(worst, "skbs"),
-		       atof(rget(worst, "halfwidth_pct")) / 1.96 * 2.8 * sqrt(2));
+		       rget(worst, "filter"), rget(worst, "skbs"));
+		if (*apart)
+			printf("; another run of the\n"
+			       "same kind tells its ratio from this one at 80%% power when they differ by\n"
+			       "about %.1f%% (ratios.csv apart80_pct; docs/statistics.md)\n", atof(apart));
+		else
+			printf("\n");
+	}
+}
+
+/*
+ * The cells of @accel whose boots or code layouts form two modes
+ * (ratios.csv mode_units and mode_factor: mkratios' mixture test,
+ * stats_modes), named under the paired ratios of a timed accelerator.
+ */
+static void modes_note(const char *accel)
+{
+	const char *pair, *over;
+	int i, c, minor, units, any = 0;
+	const struct csv_row *r;
+
+	if (!csv_has(&run.ratios, "mode_units"))
+		return;
+	for (i = 0; i < reg_ratios()->n; i++) {
+		pair = reg_ratios()->rec[i].name;
+		for (c = 0; c < ncells(); c++) {
+			r = rfind(accel, pair, cell_get(c, "filter"), cell_get(c, "skbs"));
+			minor = r ? atoi(rget(r, "mode_units")) : 0;
+			if (minor <= 0)
+				continue;
+			over = rget(r, "ci_over");
+			units = atoi(rget(r, !strcmp(over, "layouts") ? "layouts" : "boots"));
+			if (!any++)
+				printf("two modes (mkratios' mixture test, docs/statistics.md): in these cells the\n"
+				       "boots or code layouts the CI is over split at a gap of more than %.0f times\n"
+				       "the spread within each side; the t-interval assumes one roughly normal\n"
+				       "spread, not a mixture:\n",
+				       STATS_MODE_K);
+			printf("  %-12s %s %s: %d of %d %s at %.2fx the other %d\n", pair,
+			       cell_get(c, "head"), cell_get(c, "sub"), minor, units,
+			       !strcmp(over, "layouts") ? "code layouts" : "boots",
+			       atof(rget(r, "mode_factor")), units - minor);
+		}
+	}
 }
 
 /*
@@ -462,6 +507,36 @@ static void control_line(const char *accel)
 	       b ? get(b, "median") : "-", a ? get(a, "median") : "-");
 }
 
+/*
+ * The boot-level quiet gate of a pinned accelerator, from each boot's
+ * host.txt (run_load_gates): how many boots, how many were booted again,
+ * the reference and rule they were judged by, the control loop per boot.
+ */
+static void gate_block(const char *accel)
+{
+	const struct run_gate *g = run_gate(&run, accel);
+
+	if (!g)
+		return;
+	printf("quiet gate (bench/host/quiet.sh; rule PCT,WAIT_S,REDO %s; each boot's host.txt):\n",
+	       *g->rule ? g->rule : "not recorded");
+	printf("  %d boots, %d booted again, %d kept busy", g->boots, g->redone, g->busy);
+	if (g->discarded)
+		printf("; %d busy boot%s set aside in %s/busy/\n  (control loop %.3f-%.3f ns)",
+		       g->discarded, g->discarded == 1 ? "" : "s", g->dir, g->busy_min,
+		       g->busy_max);
+	printf("\n");
+	if (isnan(g->ref_first))
+		printf("  judged against: not recorded (no quiet_ref_ns)\n");
+	else
+		printf("  judged against the quietest control loop of the run so far: %.3f ns at\n"
+		       "  boot 1, %.3f ns at boot %d\n", g->ref_first, g->ref_last,
+		       g->ref_last_boot);
+	if (g->boots)
+		printf("  control loop after each boot: %.3f-%.3f ns (slowest: boot %d)\n",
+		       g->control_min, g->control_max, g->control_max_boot);
+}
+
 static void table(const char *accel, const char *what)
 {
 	const struct csv_row *any = NULL;
@@ -527,9 +602,12 @@ static void table(const char *accel, const char *what)
 		printf("(*: the two engines' 95%% CIs of the median do not overlap, a significant\n"
 		       " difference; ~: they overlap, not significant)\n");
 	paired_table(accel, get(any, "kind"));
+	if (timed)
+		modes_note(accel);
 	absolute_table(accel);
 	ci_table(accel);
 	control_line(accel);
+	gate_block(accel);
 	printf("\n");
 }
 
@@ -997,6 +1075,7 @@ int main(int argc, char **argv)
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - argv[1]) : 1,
 		 slash ? argv[1] : ".");
 	run_load_claims(&run, dir);
+	run_load_gates(&run, dir);
 	load_engines();
 	if (!run.naccels) {
 		fprintf(stderr, "mktable: no rows in %s\n", argv[1]);

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Loading a run's results once (run.h). */
+#include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +113,7 @@ void run_load_dir(struct run *run, const char *dir)
 	run_load_claims(run, dir);
 	if (in_dir(p, sizeof(p), dir, "run.txt"))
 		load_info(run, p);
+	run_load_gates(run, dir);
 }
 
 void run_load_claims(struct run *run, const char *dir)
@@ -262,4 +265,176 @@ int run_perf_top(const char *path, int top, char *buf, size_t n)
 	}
 	fclose(f);
 	return k;
+}
+
+/*
+ * @key's value among @one's lines into @buf ("" when missing): at a line's
+ * start or after a blank, up to the next blank (host.txt lines of the quiet
+ * gate carry several KEY=VALUE words: "redone=1 busy=1").
+ */
+static const char *info_word(const struct run *one, const char *key,
+			     char *buf, size_t n)
+{
+	size_t k = strlen(key);
+	const char *p;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < one->ninfo; i++) {
+		for (p = one->info[i]; p; p = strchr(p, ' ')) {
+			while (*p == ' ')
+				p++;
+			if (!strncmp(p, key, k) && p[k] == '=') {
+				snprintf(buf, n, "%.*s", (int)strcspn(p + k + 1, " "), p + k + 1);
+				return buf;
+			}
+		}
+	}
+	return buf;
+}
+
+static void min_max(double v, double *lo, double *hi)
+{
+	if (isnan(*lo) || v < *lo)
+		*lo = v;
+	if (isnan(*hi) || v > *hi)
+		*hi = v;
+}
+
+/* One boot's host.txt @path (boot @k; @discarded: of ACCEL/busy/) into @g. */
+static void gate_boot(struct run_gate *g, const char *path, int k, int discarded)
+{
+	struct run one = { 0 };
+	char v[64];
+	double c;
+	int i;
+
+	load_info(&one, path);
+	if (*info_word(&one, "control_ns", v, sizeof(v))) {
+		c = atof(v);
+		if (discarded) {
+			g->discarded++;
+			min_max(c, &g->busy_min, &g->busy_max);
+		} else {
+			g->boots++;
+			if (isnan(g->control_max) || c > g->control_max)
+				g->control_max_boot = k;
+			min_max(c, &g->control_min, &g->control_max);
+			g->redone += atoi(info_word(&one, "redone", v, sizeof(v))) > 0;
+			g->busy += !strcmp(info_word(&one, "busy", v, sizeof(v)), "1");
+			if (*info_word(&one, "quiet_ref_ns", v, sizeof(v))) {
+				if (isnan(g->ref_first))
+					g->ref_first = atof(v);
+				g->ref_last = atof(v);
+				g->ref_last_boot = k;
+			}
+			/* boot 1 is only recorded (its REDO 0): the paired boots' rule */
+			if (*info_word(&one, "quiet_rule", v, sizeof(v)) && (k > 1 || !*g->rule))
+				snprintf(g->rule, sizeof(g->rule), "%.31s", v);
+		}
+	}
+	for (i = 0; i < one.ninfo; i++)
+		free(one.info[i]);
+	free(one.info);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/*
+ * The boot numbers of DIR's entries named boot-K (@busy: boot-K.N, the
+ * numbers K * 1000 + N), sorted, into a malloc'ed *@out; returns how many.
+ */
+static int boot_dirs(const char *dir, int busy, int **out)
+{
+	struct dirent **ents;
+	int n, i, k, r, m = 0;
+	char end;
+
+	*out = NULL;
+	n = scandir(dir, &ents, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		int ok = busy ? sscanf(ents[i]->d_name, "boot-%d.%d%c", &k, &r, &end) == 2 :
+				sscanf(ents[i]->d_name, "boot-%d%c", &k, &end) == 1;
+
+		if (ok && k > 0 && k < 1000000 && (!busy || (r >= 0 && r < 1000))) {
+			*out = realloc(*out, (m + 1) * sizeof(**out));
+			if (!*out) {
+				perror("realloc");
+				exit(1);
+			}
+			(*out)[m++] = busy ? k * 1000 + r : k;
+		}
+		free(ents[i]);
+	}
+	if (n >= 0)
+		free(ents);
+	if (m)
+		qsort(*out, m, sizeof(**out), cmp_int);
+	return m;
+}
+
+void run_load_gates(struct run *run, const char *dir)
+{
+	struct dirent **ents;
+	struct run_gate g;
+	char path[4096], sub[2048];
+	int n, i, j, nb, *ks;
+
+	n = scandir(dir, &ents, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		const char *name = ents[i]->d_name;
+
+		memset(&g, 0, sizeof(g));
+		g.ref_first = g.ref_last = NAN;
+		g.control_min = g.control_max = NAN;
+		g.busy_min = g.busy_max = NAN;
+		snprintf(path, sizeof(path), "%s/%s/host.txt", dir, name);
+		if (name[0] == '.' || access(path, R_OK))
+			goto next;
+		run_file_kv(path, "accel", g.accel, sizeof(g.accel));
+		if (!*g.accel)
+			snprintf(g.accel, sizeof(g.accel), "%.63s", name);
+		snprintf(g.dir, sizeof(g.dir), "%.63s", name);
+		gate_boot(&g, path, 1, 0);
+		snprintf(sub, sizeof(sub), "%s/%s", dir, name);
+		nb = boot_dirs(sub, 0, &ks);
+		for (j = 0; j < nb; j++) {
+			snprintf(path, sizeof(path), "%s/boot-%d/host.txt", sub, ks[j]);
+			gate_boot(&g, path, ks[j], 0);
+		}
+		free(ks);
+		snprintf(sub, sizeof(sub), "%s/%s/busy", dir, name);
+		nb = boot_dirs(sub, 1, &ks);
+		for (j = 0; j < nb; j++) {
+			snprintf(path, sizeof(path), "%s/boot-%d.%d/host.txt", sub,
+				 ks[j] / 1000, ks[j] % 1000);
+			gate_boot(&g, path, ks[j] / 1000, 1);
+		}
+		free(ks);
+		if (!g.boots && !g.discarded)
+			goto next;
+		run->gates = realloc(run->gates, (run->ngates + 1) * sizeof(*run->gates));
+		if (!run->gates) {
+			perror("realloc");
+			exit(1);
+		}
+		run->gates[run->ngates++] = g;
+next:
+		free(ents[i]);
+	}
+	if (n >= 0)
+		free(ents);
+}
+
+const struct run_gate *run_gate(const struct run *run, const char *accel)
+{
+	int i;
+
+	for (i = 0; i < run->ngates; i++)
+		if (!strcmp(run->gates[i].accel, accel))
+			return &run->gates[i];
+	return NULL;
 }

@@ -2,13 +2,36 @@
 /*
  * A run's results on the host, loaded once: results.csv (the cells),
  * ratios.csv and absolute.csv (the paired rounds over boots), claims.csv
- * and decomposition.csv (results/mkclaims), and the accelerators in table
- * order.  Every tool that reads a run looks cells up here.
+ * and decomposition.csv (results/mkclaims), the quiet gate's records of
+ * each boot (host.txt), and the accelerators in table order.  Every tool
+ * that reads a run looks cells up here.
  */
 #ifndef RESULTS_RUN_H
 #define RESULTS_RUN_H
 
 #include "csv.h"
+
+/*
+ * The quiet gate's records of one pinned accelerator (bench/host/quiet.sh,
+ * quiet_after): what each boot's host.txt says, ACCEL/host.txt (boot 1),
+ * ACCEL/boot-K/host.txt (the boots kept) and ACCEL/busy/boot-K.N/host.txt
+ * (a busy boot that was booted again: kept for the audit, out of the
+ * figures).  Counts over the boots kept; NAN where no boot recorded it.
+ */
+struct run_gate {
+	char accel[64];
+	char dir[64];		/* the accelerator's directory in the run */
+	int boots;		/* boots kept with a control_ns record */
+	int redone;		/* of them, booted again before being kept (redone > 0) */
+	int busy;		/* of them, kept busy (busy=1: no retry left) */
+	int discarded;		/* busy boots booted again (busy/boot-K.N) */
+	char rule[32];		/* quiet_rule PCT,WAIT_S,REDO of the paired boots */
+	double ref_first, ref_last;	/* quiet_ref_ns of the first and last boot */
+	int ref_last_boot;		/* the boot of ref_last */
+	double control_min, control_max;	/* control_ns over the boots kept */
+	int control_max_boot;		/* the boot of control_max */
+	double busy_min, busy_max;	/* control_ns of the discarded boots */
+};
 
 struct run {
 	struct csv results, ratios, absolute, claims, splits;
@@ -17,6 +40,8 @@ struct run {
 	int naccels;
 	char **info;		/* run.txt's key=value lines (run_load_dir) */
 	int ninfo;
+	struct run_gate *gates;	/* run_load_gates */
+	int ngates;
 };
 
 /* Load RESULTS (and each other file that is not NULL). */
@@ -33,6 +58,13 @@ const char *run_info(const struct run *run, const char *key);
 void run_file_kv(const char *path, const char *key, char *buf, size_t n);
 /* Load DIR/claims.csv and DIR/decomposition.csv, where they exist. */
 void run_load_claims(struct run *run, const char *dir);
+/*
+ * The quiet gate's records of each accelerator directory of DIR whose
+ * boots recorded a control_ns (host.txt), into run->gates.
+ */
+void run_load_gates(struct run *run, const char *dir);
+/* The quiet gate's records of @accel, or NULL (no pinned boot recorded). */
+const struct run_gate *run_gate(const struct run *run, const char *accel);
 
 /* A cell of results.csv; NULL for @filter or @skbs matches any. */
 const struct csv_row *run_result(const struct run *run, const char *accel,

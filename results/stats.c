@@ -167,6 +167,8 @@ void stats_over_boots(double *v, const size_t *n, const int *group, int nboots,
 	memset(o, 0, sizeof(*o));
 	o->sd_layout = NAN;
 	o->sd_boot = NAN;
+	o->mode_factor = NAN;
+	o->apart80 = NAN;
 	for (i = 0; i < nboots && i < STATS_MAX_BOOTS; i++) {
 		if (!n[i])
 			continue;
@@ -228,6 +230,17 @@ void stats_over_boots(double *v, const size_t *n, const int *group, int nboots,
 		o->run_sd = run_sd;
 		o->level = 95.0;
 	}
+	/* the units the CI is over: the variants' means, else the boots' medians */
+	o->units = o->layouts > 1 ? o->layouts : o->boots;
+	for (j = 0; j < o->units; j++)
+		gmean[j] = o->layouts > 1 ? gmean[j] : med[j] > 0 ? log(med[j]) : NAN;
+	for (j = 0; j < o->units && !isnan(gmean[j]); j++)
+		;
+	if (j == o->units)
+		o->mode_tested = stats_modes(gmean, o->units, &o->mode_units,
+						 &o->mode_factor) >= 0;
+	if (o->has_ci)
+		o->apart80 = stats_apart_pct(o->lo, o->hi, o->units > 1 ? o->units - 1 : 0);
 }
 
 /*
@@ -374,6 +387,58 @@ double stats_detectable_pct(double sd, int n, double alpha, double power)
 		return NAN;
 	/* t(power), one-sided: the two-sided quantile of 2 (1 - power) */
 	d = (stats_t_q2(alpha, n - 1) + stats_t_q2(2 * (1 - power), n - 1)) * sd / sqrt(n);
+	return 100 * (exp(d) - 1);
+}
+
+int stats_modes(const double *x, int n, int *minor, double *factor)
+{
+	double v[STATS_MAX_BOOTS], gap = -1, ml = 0, mu = 0, ss = 0, s;
+	int i, nl, nu;
+
+	*minor = 0;
+	*factor = NAN;
+	if (n < STATS_MODE_MIN || n > STATS_MAX_BOOTS)
+		return -1;
+	memcpy(v, x, n * sizeof(*v));
+	stats_sort(v, n);
+	/* the largest gap between neighbours: v[0..nl-1] below it */
+	for (nl = 1, i = 0; i < n - 1; i++) {
+		if (v[i + 1] - v[i] > gap) {
+			gap = v[i + 1] - v[i];
+			nl = i + 1;
+		}
+	}
+	nu = n - nl;
+	ml = stats_mean(v, nl);
+	mu = stats_mean(v + nl, nu);
+	for (i = 0; i < n; i++)
+		ss += (v[i] - (i < nl ? ml : mu)) * (v[i] - (i < nl ? ml : mu));
+	s = sqrt(ss / (n - 2));
+	if (s < STATS_MODE_FLOOR)
+		s = STATS_MODE_FLOOR;
+	if (!(gap > STATS_MODE_K * s))
+		return 0;
+	/* the smaller side (the upper one on a tie) against the other */
+	ml = stats_median(v, nl);
+	mu = stats_median(v + nl, nu);
+	*minor = nu <= nl ? nu : nl;
+	*factor = exp(nu <= nl ? mu - ml : ml - mu);
+	return 1;
+}
+
+double stats_apart_pct(double lo, double hi, int df)
+{
+	double se, d;
+
+	if (!(lo > 0 && hi >= lo) || df < 0)
+		return NAN;
+	if (!df) {
+		se = log(hi / lo) / (2 * 1.959964);
+		d = (1.959964 + 0.841621) * sqrt(2) * se;
+	} else {
+		se = log(hi / lo) / (2 * stats_t975(df));
+		d = (stats_t_q2(0.05, 2 * df) + stats_t_q2(0.4, 2 * df)) * sqrt(2) * se;
+	}
 	return 100 * (exp(d) - 1);
 }
 

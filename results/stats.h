@@ -54,6 +54,37 @@ double stats_t975(int df);
 int stats_logmean_ci(const double *v, int n, double run_sd, double *mean,
 		     double *lo, double *hi);
 
+/*
+ * The mixture test (docs/statistics.md, "Boots apart: the mixture test"):
+ * whether the @n values of @x (logs of the units a figure is formed over:
+ * the boots' medians or the code-layout variants' means) form two modes.
+ * Sorted, the largest gap between neighbours splits them into a lower and
+ * an upper side, each of at least one value; they form two modes when
+ * that gap exceeds STATS_MODE_K times the spread within the sides (the
+ * pooled standard deviation about each side's own mean, n - 2 degrees of
+ * freedom, taken as at least STATS_MODE_FLOOR: the figures' resolution).
+ * Tested from STATS_MODE_MIN values up: below, a normal sample's gaps
+ * pass the bound too often (simboots).  Returns 1 and sets *minor
+ * (the values of the smaller side, the upper one on a tie) and *factor
+ * (exp of its median less the other side's) for two modes; 0 and *minor
+ * = 0 for one; -1 for too few values.
+ */
+#define STATS_MODE_MIN		10
+#define STATS_MODE_K		6.0
+#define STATS_MODE_FLOOR	0.001
+int stats_modes(const double *x, int n, int *minor, double *factor);
+
+/*
+ * Two figures of equal precision compared (this run's and another's of the
+ * same kind): the difference, in percent, a two-sided test at 5% tells
+ * apart with 80% power, when each has the 95% CI [@lo, @hi] (this one's),
+ * formed over @df + 1 units (df 0: a distribution-free CI of one
+ * boot, taken as normal):  (t(0.975) + t(0.80)) x sqrt(2) x se on the log
+ * scale, se = log(hi / lo) / (2 t(0.975, df)), the comparison's t with
+ * 2 df degrees of freedom (z for df 0).  NAN for no interval.
+ */
+double stats_apart_pct(double lo, double hi, int df);
+
 /* A figure formed over boots (stats_over_boots). */
 struct stats_boots {
 	int boots;		/* boots with at least one value */
@@ -66,6 +97,16 @@ struct stats_boots {
 	double boot_min, boot_max;	/* the range of the boots' medians */
 	double run_sd;			/* the run-level sd the CI includes */
 	double within_lo, within_hi;	/* every value pooled (a diagnostic) */
+	int units;		/* what the CI is over: variants, else boots */
+	int mode_tested;	/* units >= STATS_MODE_MIN: the mixture test ran */
+	int mode_units;		/* units of the smaller mode (0: one mode) */
+	double mode_factor;	/* its median over the other mode's (NAN: none) */
+	/*
+	 * In percent, how far another run's figure of the same kind must lie
+	 * from this one for a comparison of the two to tell them apart at 80%
+	 * power, two-sided 5% (stats_apart_pct; NAN without a CI)
+	 */
+	double apart80;
 };
 /*
  * The estimator of every timed figure: @v holds the values of boot 0
@@ -84,6 +125,10 @@ struct stats_boots {
  * (mean of their log medians) and the CI is the t-interval over the
  * variants' means, layouts - 1 degrees of freedom (a nested design with
  * the variant as the unit; docs/statistics.md, "Code layout").
+ *
+ * On the units the CI is over (the variants' means, else the boots'
+ * medians: *units of them) it runs the mixture test (stats_modes: mode_*,
+ * from STATS_MODE_MIN units up) and forms apart80 (stats_apart_pct).
  */
 void stats_over_boots(double *v, const size_t *n, const int *group, int nboots,
 		      double run_sd, struct stats_boots *o);

@@ -111,7 +111,7 @@ expect "a pair is a list entry: new/old is the inverse" \
 	sh -c "'$mkratios' -p new/old '$tmp/inv.txt' | grep -q ',new/old,0.2917,'"
 # absolute medians: new is 10 in every round
 expect "-A: per-engine medians" \
-	sh -c "'$mkratios' -a icount -A '$tmp/inv.txt' | grep -q '^icount,f,p,1,new,10.000,10.000,10.000,96.8,6,1,rounds,0.00,10.000,10.000,10.000,10.000,1,,$'"
+	sh -c "'$mkratios' -a icount -A '$tmp/inv.txt' | grep -q '^icount,f,p,1,new,10.000,10.000,10.000,96.8,6,1,rounds,0.00,10.000,10.000,10.000,10.000,1,,,,$'"
 
 # 4. the boot is the unit of replication: one file per boot.  Boots whose
 # rounds all give 0.50, 0.55 and 0.45: the ratio is their geometric mean
@@ -139,7 +139,7 @@ expect "boots: -r leaves the ratio as it is" \
 for bad in 1 1,x -1,2 1,51 1,2,3; do
 	expect "boots: -r $bad refused" sh -c "! '$mkratios' -r '$bad' '$tmp/boot1.txt' > /dev/null 2>&1"
 done
-expect "one boot: ci_over=rounds" sh -c "'$mkratios' '$tmp/boot1.txt' | grep -q ',1,rounds,0.00,0.5000,0.5000,0.5000,0.5000,1,,$'"
+expect "one boot: ci_over=rounds" sh -c "'$mkratios' '$tmp/boot1.txt' | grep -q ',1,rounds,0.00,0.5000,0.5000,0.5000,0.5000,1,,,,,0.00$'"
 # 4b. Code-layout variants (mkratios -g, run-bench.sh LAYOUTS): six boots,
 # two of each of variants A, B, C, whose rounds give .50 .52, .60 .62 and
 # .40 .42.  A variant's boots share its layout, so the unit is the
@@ -215,6 +215,97 @@ cov=$(grep -v '^#' "$(dirname "$0")/fixtures/layout-variants/pool.txt" | "$tools
 expect "layoutcov: real variants, 12 cells, every coverage >= 0.95" \
 	sh -c "echo '$cov' | awk '{ sub(/.*coverage=/, \"\"); sub(/ .*/, \"\"); n++; if (\$1 + 0 < 0.95) bad++ } END { exit bad || n != 12 }'"
 expect "simboots refuses one boot" sh -c "! '$tools/simboots' -b 1 2> /dev/null"
+
+# 4c. apart80_pct: how far another run's ratio must lie to be told from
+# this one at 80% power, formed with the CI (stats_apart_pct).  Over the 3
+# boots above, CI [0.3883, 0.6395]: se = ln(0.6395 / 0.3883) / (2 x 4.303),
+# (t(0.975, 4) + t(0.80, 4)) x sqrt(2) x se = (2.776 + 0.941) x 1.414 x
+# 0.0580: 35.6%.  Within one boot (order statistics, taken as normal):
+# ranks 6 and 16 of 1..21, se = ln(16 / 6) / 3.92, (1.960 + 0.842) x
+# 1.414 x se: 169.5%.
+expect "power: apart80_pct over 3 boots is 35.6% ($(field "$tmp/boots.csv" old/new apart80_pct))" \
+	near "$(field "$tmp/boots.csv" old/new apart80_pct)" 35.6 0.005
+expect "power: apart80_pct within one boot is 169.5% ($(field "$tmp/k21.csv" old/new apart80_pct))" \
+	near "$(field "$tmp/k21.csv" old/new apart80_pct)" 169.5 0.002
+expect "power: no CI, no apart80_pct (5 rounds)" test -z "$(field "$tmp/k5.csv" old/new apart80_pct)"
+expect "power: absolute.csv has no apart80_pct" \
+	sh -c "! '$mkratios' -A '$tmp/boot1.txt' | head -n 1 | grep -q apart80_pct"
+
+# 4d. The mixture test (stats_modes, docs/statistics.md).
+# mixboots NAME FIRST LAST: 12 boot files $tmp/NAME-K.txt whose old/new
+# sits near 0.50 (boot K: 0.5 x (0.98 + 0.005 K), 2% round noise), boots
+# FIRST..LAST with old 1.7x slower (the slow mode measured under uml);
+# $files: their names.
+mixboots() {
+	files=""
+	for k in 1 2 3 4 5 6 7 8 9 10 11 12; do
+		f=$(awk -v k="$k" -v s="$([ "$k" -ge "$2" ] && [ "$k" -le "$3" ] && echo 1.7 || echo 1)" \
+			'BEGIN { printf "%.4f", s * 0.5 * (0.98 + 0.005 * k) }')
+		rounds fprog1 1 0 30 "$f" 1 1 0.02 "$k" > "$tmp/$1-$k.txt"
+		files="$files $tmp/$1-$k.txt"
+	done
+}
+# Three of 12 boots slow: the largest gap of the sorted log medians (0.53)
+# is far over 6 x the spread within the two sides (about 1.5%); the
+# factor, the slow boots' median (boot 11) over the others' (boots 5 and
+# 6), is 1.7 x 1.035 / 1.0075 = 1.746.
+mixboots mix 10 12
+# shellcheck disable=SC2086 # one word per boot file
+"$mkratios" -p old/new $files > "$tmp/mix.csv"
+expect "mixture: 3 of 12 boots 1.7x slower: mode_units 3 ($(field "$tmp/mix.csv" old/new mode_units))" \
+	test "$(field "$tmp/mix.csv" old/new mode_units)" = 3
+expect "mixture: mode_factor 1.746 within 2% ($(field "$tmp/mix.csv" old/new mode_factor))" \
+	near "$(field "$tmp/mix.csv" old/new mode_factor)" 1.746 0.02
+# as 12 code-layout variants of one boot each: the variants are the units
+# shellcheck disable=SC2086
+"$mkratios" -p old/new -g a,b,c,d,e,f,g,h,i,j,k,l $files > "$tmp/mixg.csv"
+expect "mixture: over 12 code layouts: ci_over layouts, mode_units 3" \
+	test "$(field "$tmp/mixg.csv" old/new ci_over)/$(field "$tmp/mixg.csv" old/new mode_units)" = layouts/3
+# shellcheck disable=SC2086,SC2046
+"$mkratios" -p old/new $(echo $files | cut -d' ' -f1-9) > "$tmp/mix9.csv"
+expect "mixture: 9 boots (fewer than 10): not tested, both columns empty" \
+	test "$(field "$tmp/mix9.csv" old/new mode_units)/$(field "$tmp/mix9.csv" old/new mode_factor)" = /
+# Nine slow, three not: the smaller mode lies below, its factor (boot 2
+# over boot 8) 0.99 / (1.7 x 1.02) = 0.571.
+mixboots low 4 12
+# shellcheck disable=SC2086
+"$mkratios" -p old/new $files > "$tmp/low.csv"
+expect "mixture: 3 of 12 boots below the rest: mode_units 3 ($(field "$tmp/low.csv" old/new mode_units))" \
+	test "$(field "$tmp/low.csv" old/new mode_units)" = 3
+expect "mixture: below the rest: mode_factor 0.571 within 2% ($(field "$tmp/low.csv" old/new mode_factor))" \
+	near "$(field "$tmp/low.csv" old/new mode_factor)" 0.571 0.02
+# none slow: one mode
+mixboots one 13 12
+# shellcheck disable=SC2086
+"$mkratios" -p old/new $files > "$tmp/one.csv"
+expect "mixture: the 12 boots without slow ones: mode_units 0, no factor" \
+	test "$(field "$tmp/one.csv" old/new mode_units)/$(field "$tmp/one.csv" old/new mode_factor)" = 0/
+# The rule's size on normal boots (simboots, fixed seed: 20000 runs of 10
+# boots, the fewest it tests): two modes in at most 0.5% of runs; with a
+# slow mode (each of 24 boots 1.7x slower with probability 0.1) in at
+# least 85% (a run has a slow boot with probability 1 - 0.9^24 = 0.92),
+# where the t-interval covers the ratio of a boot outside it in under 90%.
+line=$("$tools/simboots" -r 20000 -b 10 -s 0.02 -w 0.02 -S 1)
+expect "mixture: simulated normal boots: two modes in <= 0.5% of runs ($line)" \
+	sh -c "echo '$line' | awk '{ sub(/.*modes=/, \"\"); exit !(\$1 + 0 <= 0.005) }'"
+line=$("$tools/simboots" -r 4000 -b 24 -s 0.02 -w 0.02 -m 0.1 -M 1.7 -S 1)
+expect "mixture: simulated slow mode: two modes in >= 85% of runs ($line)" \
+	sh -c "echo '$line' | awk '{ sub(/.*modes=/, \"\"); exit !(\$1 + 0 >= 0.85) }'"
+expect "mixture: simulated slow mode: the t-interval covers < 90% ($line)" \
+	sh -c "echo '$line' | awk '{ sub(/.*over_boots=/, \"\"); exit !(\$1 + 0 < 0.90) }'"
+# The real variants of four uml runs (fixtures/layout-variants, 24 each, in
+# run order): the classic interpreter's fast line offset makes two modes
+# in fprog #1 cache-hit old/new and old/new2014 and fprog #2 cache-hit
+# old/new2014 in every run (2-7 of 24 variants, 1.28-1.34x the others);
+# the two eBPF engines' pair (new2014/new) in none.
+grep -v '^#' "$(dirname "$0")/fixtures/layout-variants/pool.txt" | "$tools/layoutcov" -m -L 24 > "$tmp/lmodes.txt"
+expect "mixture: real variants: 3 cells x 4 runs in two modes, 1.25-1.35x" \
+	sh -c "grep -E '^(fprog1/1/old/new|fprog1/1/old/new2014|fprog2/1/old/new2014) set=' '$tmp/lmodes.txt' |
+		awk '{ sub(/.*mode_units=/, \"\"); split(\$0, a, / mode_factor=/); if (a[1] >= 1 && a[2] >= 1.25 && a[2] <= 1.35) n++ } END { exit n != 12 }'"
+expect "mixture: real variants: new2014/new in one mode in every run" \
+	test "$(grep -c '/new2014/new set=[1-4] variants=24 mode_units=0$' "$tmp/lmodes.txt")" = 16
+expect "mixture: layoutcov -m on sets under 10 says not tested" \
+	sh -c "grep -v '^#' '$(dirname "$0")/fixtures/layout-variants/pool.txt' | '$tools/layoutcov' -m -L 8 | head -n 1 | grep -q 'mode_units=- (fewer than 10)$'"
 
 # 5. malformed input: an error naming file and line, non-zero exit
 bad() { # NAME LINE MESSAGE_PART

@@ -297,10 +297,10 @@ expect "tables: paired fixture: old/new ratio row of icount with its CI" \
 	grep -q '^old/new           2.67 \[2.67, 2.67\]    2.56 \[2.56, 2.56\]' "$fx/table.txt"
 expect "tables: paired fixture: a CI containing 1.00 prints as no difference shown" \
 	grep -q '^old/new           0.33 \[0.33, 0.34\]  no difference shown' "$fx/table.txt"
-# 0.81% / 1.96 x 2.8 x sqrt(2) = 1.64%
+# one boot: se = ln(hi / lo) / 3.92, (1.960 + 0.842) x sqrt(2) x se: 1.66%
 expect "tables: paired fixture: power line of the hardware accelerator" \
 	sh -c "grep -q '^statistical power: largest ratio CI half-width 0.81%' '$fx/table.txt' &&
-		grep -q '^about 1.6% (2.8 standard errors of each, in quadrature)$' '$fx/table.txt'"
+		grep -q '^about 1.7% (ratios.csv apart80_pct; docs/statistics.md)$' '$fx/table.txt'"
 # one boot of a timed accelerator: its CI is within that boot, no verdict
 expect "tables: paired fixture: a timed claim of one boot is not measurable, and says why (uml cache-hit)" \
 	grep -q '^  new faster than old, fprog #1 cache-hit .* 2014: 2.9x   ours: 0.33 \[0.33, 0.34\]  not measurable (timed, one boot: its CI is within that boot (BOOTS))$' "$fx/table.txt"
@@ -310,6 +310,83 @@ expect "tables: paired fixture: 9 claim lines per accelerator, none blank" \
 	test "$(sed -n '/^== 2014 claims/,$p' "$fx/table.txt" | grep -c -E '^  [a-z].* (holds|reversed|no difference shown|not measurable)')" = 18
 expect "tables: paired fixture: ratio rows carry accel, kind, cpu, kernel, config" \
 	grep -q '^uml,hardware,ns,um,Intel(R) Xeon(R) CPU @ 2.20GHz,6.1.192,abc123,def456,fprog1,tcp22-payload,1,old/new,0.3345,' "$fx/ratios.csv"
+# The power line prints apart80_pct as ratios.csv has it (mkratios forms it
+# with the CI, stats_apart_pct; the renderer computes nothing): the paired
+# fixture's uml figure replaced by 42.00 prints as 42.0%.
+rm -rf "$tmp/pw"
+cp -R "$fx" "$tmp/pw"
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR > 1 && $1 == "uml" { $c["apart80_pct"] = "42.00" } { print }' \
+	"$fx/ratios.csv" > "$tmp/pw/ratios.csv"
+"$tools/mktable" "$tmp/pw/results.csv" "$tmp/pw/ratios.csv" "$tmp/pw/absolute.csv" > "$tmp/pw/table.txt" 2>&1 || true
+expect "tables: the power line prints ratios.csv's apart80_pct, computing nothing" \
+	grep -q '^about 42.0% (ratios.csv apart80_pct; docs/statistics.md)$' "$tmp/pw/table.txt"
+# A mixture under the table of a timed accelerator (mkratios' mixture
+# test, docs/statistics.md): the uml-boots fixture's real boots 1-4 and 8
+# more copied from boots 2-4, the last three with old 1.7x slower in every
+# round.  old/new and old/new2014 form two modes in every cell (3 of 12
+# boots at about 1.7x), new2014/new (no old in it) in none.
+fxb=$(dirname "$0")/fixtures/uml-boots
+expect "tables: uml-boots (4 boots, fewer than the test needs): no mixture note, mode_units empty" \
+	sh -c "! grep -q '^two modes' '$fxb/table.txt' && test -z \"\$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } { printf \"%s\", \$c[\"mode_units\"] }' '$fxb/ratios.csv')\""
+rm -rf "$tmp/mix"
+cp -R "$fxb" "$tmp/mix"
+rm -rf "$tmp/mix/expected-plots"
+for k in 5 6 7 8 9 10 11 12; do
+	cp -R "$tmp/mix/uml/boot-$(( (k - 2) % 3 + 2 ))" "$tmp/mix/uml/boot-$k"
+done
+for k in 10 11 12; do
+	awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^old=/) $i = sprintf("old=%.3f", 1.7 * substr($i, 5)); print }' \
+		"$tmp/mix/uml/boot-$k/paired.txt" > "$tmp/mix/paired.tmp"
+	mv "$tmp/mix/paired.tmp" "$tmp/mix/uml/boot-$k/paired.txt"
+done
+PLOTS=0 "$(dirname "$0")/mktables.sh" "$tmp/mix" "$tools" > "$tmp/mix.out" 2>&1 || true
+expect "tables: mixture: the note under the uml table names 8 cells, old/new and old/new2014" \
+	sh -c "test \"\$(sed -n '/^two modes/,/^per call/p' '$tmp/mix/table.txt' | grep -c -E '^  old/new(2014)? .*: 3 of 12 boots at 1\.[67][0-9]x the other 9$')\" = 8"
+expect "tables: mixture: new2014/new is not named" \
+	sh -c "! sed -n '/^two modes/,/^per call/p' '$tmp/mix/table.txt' | grep -q '^  new2014/new'"
+expect "tables: mixture: fprog #1 cache-hit old/new named with its factor" \
+	grep -q '^  old/new      fprog #1 cache-hit: 3 of 12 boots at 1\.[67][0-9]x the other 9$' "$tmp/mix/table.txt"
+expect "tables: mixture: the note sits under the uml table, before the next section" \
+	sh -c "awk '/^--um/ { u = 1 } /^two modes/ { exit !u } END { exit !u }' '$tmp/mix/table.txt'"
+# The quiet gate's records (bench/host/quiet.sh, each boot's host.txt,
+# run_load_gates): the uml-boots fixture with a gate's records added: boot
+# 2 booted again once (its busy run in uml/busy/boot-2.1), boot 4 kept busy
+# after its retry (uml/busy/boot-4.1); the busy runs' rounds (old 3x
+# slower) stay out of the ratios.
+rm -rf "$tmp/gate"
+cp -R "$fxb" "$tmp/gate"
+rm -rf "$tmp/gate/expected-plots"
+printf 'control_ns=15.015\nquiet_ref_ns=15.066 quiet_rule=25,20,0\nredone=0\n' >> "$tmp/gate/uml/host.txt"
+printf 'control_ns=16.263\nquiet_ref_ns=15.015 quiet_rule=25,20,1\nredone=1\n' >> "$tmp/gate/uml/boot-2/host.txt"
+printf 'control_ns=14.070\nquiet_ref_ns=15.015 quiet_rule=25,20,1\nredone=0\n' >> "$tmp/gate/uml/boot-3/host.txt"
+printf 'control_ns=19.500\nquiet_ref_ns=14.070 quiet_rule=25,20,1\nredone=1 busy=1\n' >> "$tmp/gate/uml/boot-4/host.txt"
+for b in 2.1:21.200:15.015 4.1:20.400:14.070; do
+	d=$tmp/gate/uml/busy/boot-${b%%:*}
+	mkdir -p "$d"
+	cp "$fxb/uml/boot-2/meta.txt" "$d/"
+	{ grep -v '^control_ns=\|^quiet_ref_ns=\|^redone=' "$fxb/uml/boot-2/host.txt"
+	  c=${b#*:}
+	  printf 'control_ns=%s\nquiet_ref_ns=%s quiet_rule=25,20,1\n' "${c%%:*}" "${c#*:}"; } > "$d/host.txt"
+	awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^old=/) $i = sprintf("old=%.3f", 3 * substr($i, 5)); print }' \
+		"$fxb/uml/boot-2/paired.txt" > "$d/paired.txt"
+done
+PLOTS=0 "$(dirname "$0")/mktables.sh" "$tmp/gate" "$tools" > "$tmp/gate.out" 2>&1 || true
+sed -n '/^quiet gate/,/^$/p' "$tmp/gate/table.txt" > "$tmp/gate.block"
+cat > "$tmp/gate.want" <<'X'
+quiet gate (bench/host/quiet.sh; rule PCT,WAIT_S,REDO 25,20,1; each boot's host.txt):
+  4 boots, 2 booted again, 1 kept busy; 2 busy boots set aside in uml/busy/
+  (control loop 20.400-21.200 ns)
+  judged against the quietest control loop of the run so far: 15.066 ns at
+  boot 1, 14.070 ns at boot 4
+  control loop after each boot: 14.070-19.500 ns (slowest: boot 4)
+
+X
+expect "tables: quiet gate: the block under the uml table: boots, redone, busy, reference, rule, control range" \
+	cmp "$tmp/gate.want" "$tmp/gate.block"
+expect "tables: quiet gate: the busy boots' rounds are not among the ratios' boots" \
+	cmp "$fxb/ratios.csv" "$tmp/gate/ratios.csv"
+expect "tables: quiet gate: no block for a run whose boots recorded no gate (uml-boots)" \
+	sh -c "! grep -q '^quiet gate' '$fxb/table.txt'"
 # paired-repeat: three REPEAT runs of the paired fixture's uml cells, every time
 # of run 2 x1.45 and of run 3 x0.9 (the machine's speed), and in run 3
 # old 4% slower in fprog #1's cache-hit cell and new 4% slower in fprog
