@@ -400,7 +400,11 @@ done
 stage=mktables.sh latest=latest table=table.txt
 [ -z "$kernels" ] || stage=mkcompare.sh latest=latest-compare table=compare.txt
 step="the tables stage (results/$stage)"
-if ! "$top/results/$stage" "$dir" "$build/tools" 2> "$dir/tables.err"; then
+# (make bench's run gets its cover letter, RUN/cover-letter.patch, as make
+# tables gives one)
+set -- "$dir" "$build/tools"
+[ -n "$kernels" ] || set -- "$@" "$ktree" "$dir/cover-letter.patch"
+if ! "$top/results/$stage" "$@" 2> "$dir/tables.err"; then
 	cat "$dir/tables.err" >&2
 	why="the tables stage failed: $(grep -v '^\[' "$dir/tables.err" | head -n 1)"
 	rm -f "$dir/tables.err"
@@ -410,6 +414,8 @@ cat "$dir/tables.err" >&2
 rm -f "$dir/tables.err"
 
 ln -sfn "$run_id" "$results/$latest"
-echo "[bench] results in $show ($table, results.csv, plots/)"
+extra=", cover-letter.patch"
+[ -z "$kernels" ] || extra=
+echo "[bench] results in $show ($table, results.csv, plots/$extra)"
 echo
 cat "$dir/$table"
