@@ -62,7 +62,7 @@ quiet_after() {
 	[ -n "$quiet_ref" ] || quiet_ref=$m
 	echo "control_ns=$m" >> "$q_dir/host.txt"
 	# the reference this boot was judged against, and the rule
-	echo "quiet_ref_ns=$quiet_ref quiet_rule=$q_pct,$q_wait,$q_redo" >> "$q_dir/host.txt"
+	printf 'quiet_ref_ns=%s\nquiet_rule=%s,%s,%s\n' "$quiet_ref" "$q_pct" "$q_wait" "$q_redo" >> "$q_dir/host.txt"
 	if ! slower "$m"; then
 		awk -v m="$m" -v r="$quiet_ref" 'BEGIN { exit !(m < r) }' && quiet_ref=$m
 		echo "redone=${redo:-0}" >> "$q_dir/host.txt"
