@@ -150,6 +150,8 @@ host_tests() {
 		"$here/tests-arch.sh" "$top" "$build/tools" || true
 		# the kernel trees (KERNEL=6.1|6.12) by their records
 		"$here/tests-kernels.sh" "$top" || true
+		# the 6.12 series against 6.1's: every difference a recorded port difference
+		"$top/kernel-patches/tests-port.sh" "$top" || true
 		# README.md and docs/ name only files, targets and columns that exist
 		"$here/tests-docs.sh" "$top" || true
 	} | test_lines
