@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reading bench/engines.conf, bench/accels.conf, bench/flavours.conf and
- * bench/kernels.conf.  Their paths are compiled in (REG_DIR, the clone's
- * bench/) and may be overridden with ENGINES_CONF, ACCELS_CONF,
- * FLAVOURS_CONF and KERNELS_CONF.
+ * Reading bench/engines.conf, bench/accels.conf, bench/flavours.conf,
+ * bench/kernels.conf, bench/cores.conf and bench/args.conf.  Their paths
+ * are compiled in (REG_DIR, the clone's bench/) and may be overridden with
+ * ENGINES_CONF, ACCELS_CONF, FLAVOURS_CONF, KERNELS_CONF, CORES_CONF and
+ * ARGS_CONF (the names bench/host/accels.sh reads them by).  Each file is
+ * read whole: a record type it does not have is an error.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -16,9 +18,10 @@
 #define REG_DIR "bench"
 #endif
 
-static struct reg engines, ratios, cells, claims, splits, kinds, flavours,
-	kernels;
-static int loaded_engines, loaded_accels, loaded_flavours, loaded_kernels;
+static struct reg engines, ratios, cells, claims, splits, kinds, accels,
+	flavours, kernels, cores, args;
+static int loaded_engines, loaded_accels, loaded_flavours, loaded_kernels,
+	loaded_cores, loaded_args;
 
 static void die(const char *path, int lineno, const char *what)
 {
@@ -46,25 +49,31 @@ static void squeeze(char *s)
 
 /*
  * Load PATH: each unindented "TYPE NAME" line starts a record, kept in the
- * registry of TYPE in @types (other types are skipped as a whole); the
- * indented "KEY VALUE..." lines after it are its keys.
+ * registry of TYPE in @types (a type not there is an error); the indented
+ * "KEY VALUE..." lines after it are its keys.  Each record and key keeps
+ * its line number, each registry the path.
  */
 static void load(const char *path, const char *const *types,
 		 struct reg **regs, int ntypes)
 {
-	char line[512];
+	char line[1024];
 	struct reg_rec *cur = NULL;
-	int lineno = 0, skipping = 0, indented, t;
+	int lineno = 0, indented, t;
 	FILE *f = fopen(path, "r");
+	char *keep = strdup(path);
 
-	if (!f) {
+	if (!f || !keep) {
 		perror(path);
 		exit(1);
 	}
+	for (t = 0; t < ntypes; t++)
+		regs[t]->path = keep;
 	while (fgets(line, sizeof(line), f)) {
 		char *key, *val;
 
 		lineno++;
+		if (!strchr(line, '\n') && !feof(f))
+			die(path, lineno, "line too long");
 		indented = isspace((unsigned char)*line);
 		squeeze(line);
 		if (!*line || *line == '#')
@@ -78,23 +87,23 @@ static void load(const char *path, const char *const *types,
 		if (!indented) {
 			if (!*val || strchr(val, ' '))
 				die(path, lineno, "a record needs one name");
-			cur = NULL;
-			skipping = 1;
-			for (t = 0; t < ntypes; t++) {
-				if (strcmp(key, types[t]))
-					continue;
-				if (reg_find(regs[t], val, 0))
-					die(path, lineno, "record named twice");
-				cur = reg_find(regs[t], val, 1);
-				if (!cur)
-					die(path, lineno, "too many records");
-				cur->known = 1;
-				skipping = 0;
+			for (t = 0; t < ntypes && strcmp(key, types[t]); t++)
+				;
+			if (t == ntypes) {
+				char what[128];
+
+				snprintf(what, sizeof(what), "no record type '%.60s' in this file", key);
+				die(path, lineno, what);
 			}
+			if (reg_find(regs[t], val, 0))
+				die(path, lineno, "record named twice");
+			cur = reg_find(regs[t], val, 1);
+			if (!cur)
+				die(path, lineno, "too many records");
+			cur->known = 1;
+			cur->line = lineno;
 			continue;
 		}
-		if (skipping)
-			continue;
 		if (!cur)
 			die(path, lineno, "a key before any record");
 		if (cur->nkeys == REG_MAX_KEYS)
@@ -102,6 +111,7 @@ static void load(const char *path, const char *const *types,
 		if (strlen(key) >= sizeof(cur->key[0]) ||
 		    strlen(val) >= sizeof(cur->val[0]))
 			die(path, lineno, "key or value too long");
+		cur->kline[cur->nkeys] = lineno;
 		strcpy(cur->key[cur->nkeys], key);
 		strcpy(cur->val[cur->nkeys++], val);
 	}
@@ -134,12 +144,12 @@ static void load_engines(void)
 
 static void load_accels(void)
 {
-	static const char *const types[] = { "kind" };
-	struct reg *regs[] = { &kinds };
+	static const char *const types[] = { "kind", "accel" };
+	struct reg *regs[] = { &kinds, &accels };
 
 	if (loaded_accels++)
 		return;
-	load(conf("ACCELS_CONF", "accels.conf"), types, regs, 1);
+	load(conf("ACCELS_CONF", "accels.conf"), types, regs, 2);
 }
 
 struct reg *reg_engines(void)
@@ -178,24 +188,43 @@ struct reg *reg_kinds(void)
 	return &kinds;
 }
 
+struct reg *reg_accels(void)
+{
+	load_accels();
+	return &accels;
+}
+
+/* A file of one record type: @r, loaded from file @file (env @env) once. */
+static struct reg *load_one(struct reg *r, int *loaded, const char *env,
+			    const char *file, const char *type)
+{
+	const char *const types[] = { type };
+
+	if (!(*loaded)++)
+		load(conf(env, file), types, &r, 1);
+	return r;
+}
+
+struct reg *reg_cores(void)
+{
+	return load_one(&cores, &loaded_cores, "CORES_CONF", "cores.conf", "core");
+}
+
+struct reg *reg_args(void)
+{
+	return load_one(&args, &loaded_args, "ARGS_CONF", "args.conf", "arg");
+}
+
 struct reg *reg_flavours(void)
 {
-	static const char *const types[] = { "flavour" };
-	struct reg *regs[] = { &flavours };
-
-	if (!loaded_flavours++)
-		load(conf("FLAVOURS_CONF", "flavours.conf"), types, regs, 1);
-	return &flavours;
+	return load_one(&flavours, &loaded_flavours, "FLAVOURS_CONF", "flavours.conf",
+			"flavour");
 }
 
 struct reg *reg_kernels(void)
 {
-	static const char *const types[] = { "kernel" };
-	struct reg *regs[] = { &kernels };
-
-	if (!loaded_kernels++)
-		load(conf("KERNELS_CONF", "kernels.conf"), types, regs, 1);
-	return &kernels;
+	return load_one(&kernels, &loaded_kernels, "KERNELS_CONF", "kernels.conf",
+			"kernel");
 }
 
 struct reg_rec *reg_kernel_of(const char *version)
@@ -244,9 +273,32 @@ struct reg_rec *reg_find(struct reg *r, const char *name, int add)
 			return &r->rec[i];
 	if (!add || r->n == REG_MAX)
 		return NULL;
+	if (!(r->n & (r->n - 1))) {
+		/* grown at 1, 2, 4, ... records */
+		struct reg_rec *more = realloc(r->rec, (r->n ? 2 * r->n : 1) *
+					       sizeof(*more));
+
+		if (!more) {
+			perror("registry");
+			exit(1);
+		}
+		r->rec = more;
+	}
 	memset(&r->rec[r->n], 0, sizeof(r->rec[0]));
 	snprintf(r->rec[r->n].name, sizeof(r->rec[0].name), "%s", name);
 	return &r->rec[r->n++];
+}
+
+int reg_pair(const char *name, char *num, char *den, size_t n)
+{
+	const char *slash = strchr(name, '/');
+
+	if (!slash || slash == name || !slash[1] || strchr(slash + 1, '/') ||
+	    (size_t)(slash - name) >= n || strlen(slash + 1) >= n)
+		return 0;
+	snprintf(num, n, "%.*s", (int)(slash - name), name);
+	snprintf(den, n, "%s", slash + 1);
+	return 1;
 }
 
 const char *reg_get_or(const struct reg_rec *rec, const char *key,

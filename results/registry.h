@@ -1,28 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The registries of bench/engines.conf (engines, ratios, cells, claims,
- * splits) and
- * bench/accels.conf (accelerator kinds), read once by every host tool.
- * Records are "engine NAME" / "ratio NUM/DEN" / "kind NAME" lines followed
- * by "KEY VALUE..." lines; see the files for the keys.
+ * The registries of bench/: engines.conf (engines, ratios, cells, claims,
+ * splits), accels.conf (accelerator kinds and accelerators), flavours.conf,
+ * kernels.conf, cores.conf and args.conf, each read once by every host tool
+ * that asks.  Records are "TYPE NAME" lines (engine, ratio NUM/DEN, kind,
+ * accel, ...) followed by indented "KEY VALUE..." lines; see the files for
+ * the keys.  What a record names in another is checked by results/regcheck.
  */
 #ifndef RESULTS_REGISTRY_H
 #define RESULTS_REGISTRY_H
 
-#define REG_MAX		32	/* records of one type */
+#include <stddef.h>
+
+#define REG_MAX		64	/* records of one type */
 #define REG_MAX_KEYS	24	/* keys of one record */
 
 struct reg_rec {
 	char name[64];
 	int nkeys;
 	char key[REG_MAX_KEYS][48];
-	char val[REG_MAX_KEYS][160];
+	char val[REG_MAX_KEYS][256];
 	int known;		/* 0: made up for a name the file lacks */
+	int line;		/* of its "TYPE NAME" line (0: made up) */
+	int kline[REG_MAX_KEYS];	/* of each key */
 };
 
 struct reg {
 	int n;
-	struct reg_rec rec[REG_MAX];
+	struct reg_rec *rec;	/* n of them; moved when one is added */
+	const char *path;	/* the file they were read from */
 };
 
 /* The registries (loaded on first use; exit with a message on a bad file). */
@@ -33,7 +39,12 @@ struct reg *reg_cells(void);
 struct reg *reg_claims(void);
 struct reg *reg_splits(void);
 struct reg *reg_kinds(void);
+/* bench/accels.conf's accelerators (the shell reads them: accels.sh) */
+struct reg *reg_accels(void);
 struct reg *reg_flavours(void);
+/* bench/cores.conf (the model plugin's cores), bench/args.conf (plan options) */
+struct reg *reg_cores(void);
+struct reg *reg_args(void);
 /* bench/kernels.conf: the kernel source trees */
 struct reg *reg_kernels(void);
 /* The record of kernel version @version ("6.12.118+": record 6.12), or NULL. */
@@ -45,6 +56,11 @@ const char *reg_clone_path(const char *rel);
 
 /* Record NAME; with @add, a record with no keys is made for an unknown one. */
 struct reg_rec *reg_find(struct reg *r, const char *name, int add);
+/*
+ * Engines @num and @den of a pair "NUM/DEN" (a ratio's or a split's name, a
+ * claim's pair), each at most @n - 1 characters; 0 when it is not one.
+ */
+int reg_pair(const char *name, char *num, char *den, size_t n);
 /* Value of KEY ("" when absent). */
 const char *reg_get(const struct reg_rec *rec, const char *key);
 /* Value of KEY, or @def when absent. */

@@ -1,0 +1,212 @@
+#!/bin/sh
+# The registry check (results/regcheck): the live registries of bench/
+# pass it without a word, and copies of them with one thing broken on
+# purpose fail it with one error naming the copy's FILE:LINE, one case per
+# kind of reference (an accelerator's flavour, kind, nests and model, a
+# kernel's check list, a claim's ratio, kinds and cells, a ratio's engines,
+# a ref2014.ARCH key, a flavour's fragment, a plan option ...) and per
+# kind of record fault (a missing required key, an unknown key, a key given
+# twice, an unknown record type).  The copies are made from the live files
+# at each case, so the cases follow them.
+# usage: tests-registry.sh TOOLS_DIR      prints PASS:/FAIL: lines
+set -eu
+tools=$1
+TEST_PREFIX="registry: "
+# shellcheck source=bench/host/testlib.sh
+. "$(dirname "$0")/../bench/host/testlib.sh"
+top=$(cd "$(dirname "$0")/.." && pwd)
+live=$top/bench
+reg=$tmp/reg
+
+# clean NAME COMMAND...: COMMAND exits 0 and prints nothing.
+clean() {
+	cl_name=$1
+	shift
+	rc=0
+	"$@" > "$tmp/out" 2>&1 || rc=$?
+	if [ "$rc" = 0 ] && [ ! -s "$tmp/out" ]; then
+		pass "$cl_name"
+	else
+		fail "$cl_name (exit $rc): $(head -n 5 "$tmp/out")"
+	fi
+}
+
+clean "the live registries: no error, no output" "$tools/regcheck"
+
+# regcheck on the copies in $reg (registry.c's overrides of REG_DIR).
+regcheck() {
+	ENGINES_CONF=$reg/engines.conf ACCELS_CONF=$reg/accels.conf \
+		FLAVOURS_CONF=$reg/flavours.conf KERNELS_CONF=$reg/kernels.conf \
+		CORES_CONF=$reg/cores.conf ARGS_CONF=$reg/args.conf "$tools/regcheck"
+}
+# fresh: copies of the live registries.
+fresh() {
+	rm -rf "$reg"
+	mkdir "$reg"
+	for r in engines accels flavours kernels cores args; do
+		cp "$live/$r.conf" "$reg/$r.conf"
+	done
+}
+# line_of FILE TYPE NAME [KEY]: the line of record "TYPE NAME", or of its
+# KEY; fails when there is none.
+line_of() {
+	awk -v t="$2" -v n="$3" -v k="${4:-}" '
+	/^[^ \t#]/ { rec = ($1 == t && $2 == n); if (rec && k == "") { print NR; found = 1; exit } next }
+	rec && $1 == k { print NR; found = 1; exit }
+	END { exit !found }' "$1"
+}
+# A case whose record or key the live registries no longer have is a FAIL
+# (and its regcheck, on an unbroken copy, another), never an abort.
+# edit FILE LINE SED: sed's command SED on line LINE (a number) of FILE.
+edit() {
+	case "$2" in
+	'' | *[!0-9]*) fail "a case's line is not in $(basename "$1") (update the case)"; return 0 ;;
+	esac
+	sed "$2$3" "$1" > "$1.new"
+	mv "$1.new" "$1"
+}
+# set_key FILE TYPE NAME KEY VALUE: KEY's value in that record.
+set_key() {
+	sk_line=$(line_of "$1" "$2" "$3" "$4") ||
+		{ fail "$2 $3 has no $4 in $(basename "$1") (update the case)"; return 0; }
+	awk -v l="$sk_line" -v k="$4" -v v="$5" 'NR == l { print "\t" k "\t\t" v; next } { print }' \
+		"$1" > "$1.new"
+	mv "$1.new" "$1"
+}
+# broken WHAT FILE LINE PATTERN: regcheck exits 1 with one line, an error
+# at FILE:LINE matching PATTERN (grep -E).
+broken() {
+	rc=0
+	regcheck > "$tmp/out" 2>&1 || rc=$?
+	if [ "$rc" = 1 ] && [ "$(wc -l < "$tmp/out")" = 1 ] &&
+	   grep -q "^$2:$3: " "$tmp/out" && grep -Eq -- "$4" "$tmp/out"; then
+		pass "$1: $(basename "$2"):$3"
+	else
+		fail "$1: want one error at $(basename "$2"):$3 matching '$4', got exit $rc:"
+		head -n 5 "$tmp/out" | sed 's/^/    /'
+	fi
+}
+# bad_value WHAT FILE TYPE NAME KEY VALUE PATTERN: a fresh copy with KEY of
+# record "TYPE NAME" set to VALUE fails with one error at that key's line.
+bad_value() {
+	fresh
+	set_key "$2" "$3" "$4" "$5" "$6"
+	broken "$1" "$2" "$(line_of "$2" "$3" "$4" "$5")" "$7"
+}
+
+fresh
+clean "the copies, unbroken, pass (the cases below break one thing each)" regcheck
+
+# An architecture added by records only (tests-arch.sh's armv7) passes.
+fresh
+cat "$live/host/fixtures/arch/flavour.conf" >> "$reg/flavours.conf"
+cat "$live/host/fixtures/arch/accel.conf" >> "$reg/accels.conf"
+clean "the live registries with the armv7 fixture records appended pass" regcheck
+
+a=$reg/accels.conf e=$reg/engines.conf f=$reg/flavours.conf
+k=$reg/kernels.conf c=$reg/cores.conf g=$reg/args.conf
+
+bad_value "an accelerator naming an unknown flavour" "$a" accel uml flavour nosuch \
+	"accel uml: flavour: no flavour record 'nosuch'"
+bad_value "an accelerator of an unknown kind" "$a" accel tcg kind emulatd \
+	"accel tcg: kind: no kind record 'emulatd'"
+bad_value "a nested accelerator nesting an unknown one" "$a" accel kvm-nested nests kvm-amd \
+	"accel kvm-nested: nests: no accel record 'kvm-amd'"
+bad_value "an accelerator modelling an unknown core (cores.conf)" "$a" accel modeled model zen9 \
+	"accel modeled: model: no core record 'zen9'"
+bad_value "auto unless: an unknown accelerator" "$a" accel icount auto unless:kvm-sparc \
+	"no accel record 'kvm-sparc'"
+bad_value "a plan option args.conf does not know" "$a" accel icount plan_args "bench.skbs=1,10000 bench.sample=5" \
+	"accel icount: plan_args: 'bench.sample=5': no arg record 'sample'"
+bad_value "a plan naming an unknown engine (engines.conf)" "$a" accel icount-arm check_plan "bench.engines=oldjit,jjt bench.samples=3" \
+	"no engine record 'jjt'"
+bad_value "a plan option out of its args.conf range" "$a" accel uml check_args "bench.diff_random=100 bench.diff_fuzz=99999" \
+	"'99999' is not a number 0\.\.3600"
+fresh
+edit "$a" "$(line_of "$a" accel tcg unit)" d
+broken "an accelerator without a required key (unit)" "$a" "$(line_of "$a" accel tcg)" \
+	"accel tcg: no unit"
+fresh
+edit "$a" "$(line_of "$a" accel kvm boots)" "s/boots/bootz/"
+broken "a misspelt key" "$a" "$(line_of "$a" accel kvm bootz)" \
+	"accel kvm: unknown key 'bootz'"
+fresh
+edit "$a" "$(line_of "$a" accel tcg unit)" p
+broken "a key given twice" "$a" "$(($(line_of "$a" accel tcg unit) + 1))" \
+	"accel tcg: unit given twice \(first at line $(line_of "$a" accel tcg unit)\)"
+fresh
+edit "$a" "$(line_of "$a" accel tcg)" "s/^accel/acel/"
+broken "an unknown record type (registry.c)" "$a" "$(line_of "$a" acel tcg)" \
+	"no record type 'acel' in this file"
+
+bad_value "a kernel's check naming an unknown accelerator" "$k" kernel 6.12 check icount-sparc \
+	"kernel 6.12: check: no accel record 'icount-sparc'"
+bad_value "a kernel's series directory that is not there" "$k" kernel 6.12 series kernel-patches/6.13 \
+	"no directory kernel-patches/6.13"
+fresh
+edit "$k" "$(line_of "$k" kernel 6.1 default)" d
+broken "no default kernel tree" "$k" "$(line_of "$k" kernel 6.1)" \
+	"no kernel record has default 1"
+
+bad_value "a claim naming an unknown ratio" "$e" claim new-faster pair new/old \
+	"claim new-faster: pair new/old: no ratio record 'new/old'"
+bad_value "a claim judged on an unknown kind (accels.conf)" "$e" claim seccomp-short kinds "hardware countd" \
+	"no kind record 'countd'"
+bad_value "a claim naming an unknown cell" "$e" claim model-miss-cost to fprog3-miss \
+	"no cell record 'fprog3-miss'"
+fresh
+edit "$e" "$(line_of "$e" claim seccomp-large index)" d
+broken "a claim without a key of its kind" "$e" "$(line_of "$e" claim seccomp-large)" \
+	"claim seccomp-large: no index \(kind seccomp has one\)"
+fresh
+edit "$e" "$(line_of "$e" ratio oldjit/jit)" "s|oldjit/jit|oldjit/jjt|"
+broken "a ratio of an unknown engine" "$e" "$(line_of "$e" ratio oldjit/jjt)" \
+	"ratio oldjit/jjt: oldjit/jjt: no engine record 'jjt'"
+fresh
+edit "$e" "$(line_of "$e" engine old ref2014.x86_64)" "s/ref2014\.x86_64/ref2014.sparc/"
+broken "ref2014.ARCH of no flavour's ref2014_arch" "$e" "$(line_of "$e" engine old ref2014.sparc)" \
+	"engine old: ref2014.sparc: no flavour compared with the 2014 table of 'sparc'"
+bad_value "ref2014 figures not one per cell" "$e" engine new ref2014.i386 "40 119 69" \
+	"3 words, not one per cell record \(4"
+fresh
+edit "$e" "$(line_of "$e" engine oldjit missing.um)" "s/missing\.um/missing.uml/"
+broken "missing.FLAVOUR of an unknown flavour" "$e" "$(line_of "$e" engine oldjit missing.uml)" \
+	"no flavour record 'uml'"
+bad_value "a cell of a filter that is not in filters/" "$e" cell fprog2-hit filter fprog3 \
+	"cell fprog2-hit: filter 'fprog3': no filters/fprog3.dd"
+bad_value "a split whose design and conversion do not chain" "$e" split old/new design old/jit \
+	"not A/B x B/C of old/new"
+
+bad_value "a flavour's fragment that is not there" "$f" flavour arm fragment "bench/kernel-omit.config bench/kernel-arm64.config" \
+	"flavour arm: fragment: no file bench/kernel-arm64.config"
+bad_value "a seccomp_arch with no filters" "$f" flavour i386 seccomp_arch sparc \
+	"no filters/seccomp/short-sparc.bpf"
+
+bad_value "a core's cycles naming no model counter" "$c" core a15 cycles "insns:0.5 l3_miss:150" \
+	"core a15: cycles 'l3_miss:150' is not COUNTER:WEIGHT"
+fresh
+edit "$g" "$(line_of "$g" arg diff_seed max)" d
+broken "a uint arg without its max" "$g" "$(line_of "$g" arg diff_seed)" \
+	"arg diff_seed: a uint needs min and max"
+
+# bench/host/regcheck.sh, make bench's check before any build: with no
+# tools directory it compiles its own checker (the copies: the overrides
+# reach it); with one, it runs that one.
+clean "regcheck.sh with no tools built: the live registries pass" "$live/host/regcheck.sh" "$top"
+fresh
+set_key "$a" accel uml flavour nosuch
+rc=0
+ACCELS_CONF=$a "$live/host/regcheck.sh" "$top" > "$tmp/out" 2>&1 || rc=$?
+is "$rc $(cut -d: -f1,2 "$tmp/out" | tr '\n' ' ')" "1 $a:$(line_of "$a" accel uml flavour) " \
+	"regcheck.sh with no tools built: a broken copy fails at its FILE:LINE"
+# TOOLS/regcheck newer than the sources runs; an older one is rebuilt.
+mkdir "$tmp/tools"
+printf '#!/bin/sh\necho tools regcheck\n' > "$tmp/tools/regcheck"
+chmod +x "$tmp/tools/regcheck"
+is "$("$live/host/regcheck.sh" "$top" "$tmp/tools" 2>&1 || true)" "tools regcheck" \
+	"regcheck.sh TOP TOOLS: runs TOOLS/regcheck when it is newer than its sources"
+touch -t 200001010000 "$tmp/tools/regcheck"
+is "$("$live/host/regcheck.sh" "$top" "$tmp/tools" 2>&1 || true)" "" \
+	"regcheck.sh TOP TOOLS: an older TOOLS/regcheck is not run (one compiled from the sources is)"
+
+test_summary
