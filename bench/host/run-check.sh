@@ -465,52 +465,71 @@ while [ "${#job_name[@]}" -gt 0 ]; do reap; done
 for j in $job_list; do collect_job "$j"; done
 
 stage "4/5 counted and modeled: the two runs' counts must agree"
+# The expected values, their tolerances and why: bench/check-expect.conf.
+expect_conf=$top/bench/check-expect.conf
+xv() { conf_get "$expect_conf" expect "$1" "$2"; }
+# within GOT WANT TOL: GOT is WANT within TOL (exact, abs N or pct N).
+within() {
+	awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN {
+		split(t, a, " "); d = g - w; if (d < 0) d = -d; m = w < 0 ? -w : w
+		if (g == "") exit 1
+		if (a[1] == "exact") exit !(d == 0)
+		if (a[1] == "abs") exit !(d <= a[2])
+		if (a[1] == "pct") exit !(d <= a[2] / 100 * m)
+		exit 1 }'
+}
+# tol_pct NAME: the N of the record's "pct N" tolerance.
+tol_pct() { xv "$1" tol | awk '$1 == "pct" { print $2 }'; }
+# expect_values NAME GET: each KEY=WANT word of the record's value against
+# what `GET KEY` prints, within the record's tolerance.
+expect_values() {
+	local w got tol bad=0
+	tol=$(xv "$1" tol)
+	for w in $(xv "$1" value); do
+		got=$("$2" "${w%%=*}")
+		within "$got" "${w#*=}" "$tol" ||
+			{ echo "${w%%=*}: $got, expected ${w#*=} ($tol)"; bad=1; }
+	done
+	return "$bad"
+}
 for a in $counted_checks; do
-	t "$a: two runs agree within 1% on every cell ($(plan_args_of "$a" | grep -o 'bench.engines=[^ ]*' || echo 'every engine'))" \
-		"$build/tools/cmpruns" "$build/check-$a-1/results.csv" "$build/check-$a-2/results.csv" 1
+	t "$a: $(xv counted-runs-agree what | sed 's/^[^:]*: //') within $(tol_pct counted-runs-agree)% ($(plan_args_of "$a" | grep -o 'bench.engines=[^ ]*' || echo 'every engine'))" \
+		"$build/tools/cmpruns" "$build/check-$a-1/results.csv" "$build/check-$a-2/results.csv" "$(tol_pct counted-runs-agree)"
 done
 for c in fprog1,1 fprog1,10000 fprog2,1 fprog2,10000; do
 	t "icount-arm: oldjit ran compiled, ${c%,*} skbs=${c#*,} (jited=1)" sh -c \
 		"'$build/tools/csvget' '$build/check-icount-arm-1/results.csv' jited tag=bench engine=oldjit filter=${c%,*} skbs=${c#*,} | grep -qx 1"
 done
 # shellcheck disable=SC2016
-t "icount: the paired ratios of the two runs agree within 0.5% (counted, not timed)" \
-	awk -F, 'NR == FNR { r[FNR] = $6; n = FNR; next }
-		FNR > 1 { d = $6 - r[FNR]; if (d < 0) d = -d; if ($5 != "" && d > 0.005 * $6) bad++ }
+t "$(xv icount-ratios-agree what) within $(tol_pct icount-ratios-agree)%" \
+	awk -F, -v tol="$(tol_pct icount-ratios-agree)" 'NR == FNR { r[FNR] = $6; n = FNR; next }
+		FNR > 1 { d = $6 - r[FNR]; if (d < 0) d = -d; if ($5 != "" && d > tol / 100 * $6) bad++ }
 		END { exit (bad || FNR != n || n < 2) }' \
 	"$build/check-icount-1/ratios.csv" "$build/check-icount-2/ratios.csv"
-t "icount: harness within 10% of test_bpf #33 (interpreter)" \
-	"$build/tools/crosscheck" "$build/check-icount-1/results.csv" new testbpf33 fprog1 10
-t "icount: harness within 10% of test_bpf #33 (JIT)" \
-	"$build/tools/crosscheck" "$build/check-icount-1/results.csv" jit testbpf33 fprog1 10
-t "icount: harness within 10% of test_bpf #34 (interpreter)" \
-	"$build/tools/crosscheck" "$build/check-icount-1/results.csv" new testbpf34 testbpf34wrap 10
-t "icount: harness within 10% of test_bpf #34 (JIT)" \
-	"$build/tools/crosscheck" "$build/check-icount-1/results.csv" jit testbpf34 testbpf34wrap 10
-# vm_insns: executed VM instructions per call are exact, whatever the
-# accelerator: fprog #1 on the port-22 packet runs 14 classic insns (old,
-# oldjit), 58 eBPF insns of the 6.1 conversion (new, jit) and 21 of the
-# 2014 one (new2014); jit's and oldjit's equal their interpreters' twins.
+# ENGINE TEST FILTER of each test_bpf cross-check
+for x in "new testbpf33 fprog1" "jit testbpf33 fprog1" "new testbpf34 testbpf34wrap" "jit testbpf34 testbpf34wrap"; do
+	# shellcheck disable=SC2086 # three words
+	set -- $x
+	t "icount: the harness within $(tol_pct testbpf-crosscheck)% of test_bpf #${2#testbpf} ($1)" \
+		"$build/tools/crosscheck" "$build/check-icount-1/results.csv" "$1" "$2" "$3" "$(tol_pct testbpf-crosscheck)"
+done
+# vm_insns ENGINE FILTER: executed VM instructions per call (exact, whatever
+# the accelerator) of the port-22 packet's cache-hit cell
 vm_of() {
 	"$build/tools/csvget" "$build/check-icount-1/results.csv" vm_insns tag=bench \
 		engine="$1" filter="$2" packet=tcp22-payload skbs=1
 }
-t "icount: vm_insns of fprog1: old 14, new 58, new2014 21 (as converted in 2014)" \
-	test "$(vm_of old fprog1) $(vm_of new fprog1) $(vm_of new2014 fprog1)" = "14 58 21"
-t "icount: vm_insns of fprog2: old 29, new 98, new2014 41" \
-	test "$(vm_of old fprog2) $(vm_of new fprog2) $(vm_of new2014 fprog2)" = "29 98 41"
-# Engine new is unperturbed by 0005 (new2014): on the kernel without it
-# new took 744 and 1224 guest instructions per call (fprog #1, #2 cache-hit);
-# with it, the same (and cmp-interp-code.sh shows the same machine code).
-# Within 1: one guest interrupt in a sample of make check's 2000 us moves
-# its per-call count by up to 0.96 (fprog #2: 1223.04 and 1223.79 seen).
-near() { awk -v m="$("$build/tools/csvget" "$build/check-icount-1/results.csv" median \
-	tag=bench engine="$1" filter="$2" packet=tcp22-payload skbs=1)" -v w="$3" \
-	'BEGIN { d = m - w; exit !(m != "" && d <= 1 && d >= -1) }'; }
-new_as_without_0005() { near new fprog1 744 && near new fprog2 1224; }
-t "icount: engine new takes 744 and 1224 insns per call (+-1), as on the kernel without 0005" new_as_without_0005
-t "icount: jit counts new's program, oldjit old's" \
-	test "$(vm_of jit fprog1) $(vm_of oldjit fprog1) $(vm_of jit fprog2) $(vm_of oldjit fprog2)" = "58 14 98 29"
+vm_fprog1() { vm_of "$1" fprog1; }
+vm_fprog2() { vm_of "$1" fprog2; }
+vm_engine_filter() { vm_of "${1%.*}" "${1#*.}"; }
+# engine new's guest instructions per call of FILTER, cache-hit
+new_insns() {
+	"$build/tools/csvget" "$build/check-icount-1/results.csv" median \
+		tag=bench engine=new filter="$1" packet=tcp22-payload skbs=1
+}
+for e in vm-insns-fprog1:vm_fprog1 vm-insns-fprog2:vm_fprog2 vm-insns-jits:vm_engine_filter new-insns-per-call:new_insns; do
+	t "$(xv "${e%:*}" what): $(xv "${e%:*}" value) ($(xv "${e%:*}" tol))" expect_values "${e%:*}" "${e#*:}"
+done
 
 # The other trees: every engine ran each cell (the x86_64 table filled),
 # the same VM instructions per call as on the default tree (its conversion
