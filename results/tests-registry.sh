@@ -203,10 +203,10 @@ is "$rc $(cut -d: -f1,2 "$tmp/out" | tr '\n' ' ')" "1 $a:$(line_of "$a" accel um
 mkdir "$tmp/tools"
 printf '#!/bin/sh\necho tools regcheck\n' > "$tmp/tools/regcheck"
 chmod +x "$tmp/tools/regcheck"
-is "$("$live/host/regcheck.sh" "$top" "$tmp/tools" 2>&1 || true)" "tools regcheck" \
-	"regcheck.sh TOP TOOLS: runs TOOLS/regcheck when it is newer than its sources"
+is "$("$live/host/regcheck.sh" "$top" "$tmp/none" "$tmp/tools" 2>&1 || true)" "tools regcheck" \
+	"regcheck.sh TOP TOOLS...: runs the first TOOLS/regcheck newer than its sources"
 touch -t 200001010000 "$tmp/tools/regcheck"
 is "$("$live/host/regcheck.sh" "$top" "$tmp/tools" 2>&1 || true)" "" \
-	"regcheck.sh TOP TOOLS: an older TOOLS/regcheck is not run (one compiled from the sources is)"
+	"regcheck.sh TOP TOOLS...: an older TOOLS/regcheck is not run (one compiled from the sources is)"
 
 test_summary
