@@ -65,6 +65,9 @@ accel=${ACCEL:-auto}
 results=${RESULTS_DIR:-$top/results}
 
 die() { echo "[bench] $*" >&2; exit 2; }
+# The registries (bench/*.conf, or the *_CONF files) before anything else.
+"$here/regcheck.sh" "$top" "$build/tools" "$top/build/tools" ||
+	die "the registries have a broken record or reference (FILE:LINE above; docs/extending.md)"
 # kernel_of ACCEL [OUT], initrd_of ACCEL [OUT]: what ACCEL boots (OUT: a
 # kernel of KERNELS; default BUILD's).
 kernel_of() { flavour_kernel "${2:-$kout}" "$(accel_flavour "$1")"; }

@@ -117,6 +117,14 @@ collect_job() {
 
 stage "1/5 host tests: shell scripts, filters, result formatting (the filters here, the rest beside stage 2)"
 make -s tools > "$out" 2>&1 || { cat "$out"; fail "host: build tools"; summary; }
+# the registries first: a broken record or reference stops make check here (FILE:LINE)
+if "$build/tools/regcheck" > "$out" 2>&1; then
+	pass "host: registries: every record has its keys, every reference resolves (results/regcheck)"
+else
+	cat "$out"
+	fail "host: registries: a broken record or reference (results/regcheck, FILE:LINE above)"
+	summary
+fi
 # the branch and cache model's plugin and validation programs (arm: cross)
 if make -s model-tools > "$out" 2>&1; then
 	pass "host: build the QEMU plugin bpfmodel.so (its qemu_plugin_* calls exported by qemu-system-x86_64 and -arm) and modelcheck"
@@ -145,6 +153,7 @@ host_tests() {
 		"$top/results/tests-compare.sh" "$build/tools" || true
 		"$top/results/tests-model.sh" "$build/tools" || true
 		"$top/results/tests-pmu.sh" "$build/tools" || true
+		"$top/results/tests-registry.sh" "$build/tools" || true
 		"$here/tests-badinput.sh" "$top" "$build/tools" || true
 		# a made-up architecture added by records only (fixtures/arch)
 		"$here/tests-arch.sh" "$top" "$build/tools" || true
