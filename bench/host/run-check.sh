@@ -436,7 +436,7 @@ job_s() {
 	counted:*) s=12 ;;
 	model:*) s=30 ;;
 	boots) s=75 ;;
-	nested:*) s=150 ;;
+	nested:*) s=200 ;;
 	compare) s=1000 ;;
 	esac
 	echo "${s:-60}"
