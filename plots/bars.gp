@@ -1,9 +1,11 @@
 # Grouped bars, one group per bench cell, one bar per series, each bar
 # labelled with its value.  Run by render.sh with term ("svg" or "png"),
 # out (output file) and par (the <stem>.gp csv2dat wrote: dat, ttl, ylab,
-# xlab, fmt, whiskers, refline (with refy, reflabel: a dashed line at y =
-# refy), nser, names[], colours[], xtics, and optionally logy: a log y
-# axis, for ratios) set.
+# xlab, fmt or labelcol, whiskers, refline (with refy, reflabel: a dashed
+# line at y = refy), nser, names[], colours[], xtics, and optionally logy:
+# a log y axis, for ratios) set.  labelcol: the .dat column that holds each
+# bar's label as the tables print it (the ratio plots: never rounded
+# here); else the label is the bar's value in fmt.
 if (term eq "svg") {
 	set terminal svg size 1200,700 dynamic noenhanced font "Sans,12" background "#ffffff"
 } else {
@@ -32,8 +34,8 @@ if (refline) {
 }
 if (whiskers) {
 	plot for [i=1:nser] dat index (i-1) using 1:2:3:4:5 with boxerrorbars lc rgb colours[i] lw 1 title names[i], \
-	     for [i=1:nser] dat index (i-1) using 1:4:(sprintf(fmt, $2)) with labels offset 0,0.7 font ",9" notitle
+	     for [i=1:nser] dat index (i-1) using 1:4:(exists("labelcol") ? stringcolumn(labelcol) : sprintf(fmt, $2)) with labels offset 0,0.7 font ",9" notitle
 } else {
 	plot for [i=1:nser] dat index (i-1) using 1:2:5 with boxes lc rgb colours[i] title names[i], \
-	     for [i=1:nser] dat index (i-1) using 1:2:(sprintf(fmt, $2)) with labels offset 0,0.7 font ",9" notitle
+	     for [i=1:nser] dat index (i-1) using 1:2:(exists("labelcol") ? stringcolumn(labelcol) : sprintf(fmt, $2)) with labels offset 0,0.7 font ",9" notitle
 }

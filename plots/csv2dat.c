@@ -9,7 +9,10 @@
  * bar is the paired ratio the tables show, its whiskers the 95% CI (over
  * boots where the accelerator had several), on a log scale: 0.5x and 2x
  * equally far from 1x.  A cell without a paired row falls back to the
- * ratio of the two medians, and the plot's title says so.
+ * ratio of the two medians (median-ratios.csv beside RESULTS.csv,
+ * results/mkclaims), and the plot's title says so.  A ratio's .dat holds
+ * the figure as its CSV has it: its bar's label is that figure in the
+ * table's rounding, not a rounded figure rounded again.
  *
  * For each plot it writes OUTDIR/<stem>.dat (one gnuplot data block per
  * series) and OUTDIR/<stem>.gp (title, axis labels, series names and
@@ -385,56 +388,63 @@ static void bars(const struct accel *a)
 }
 
 /*
- * The ratio @num_e/@den_e of @accel in cell @c: the paired one of
- * ratios.csv (returns 2; *lo, *hi its CI, = *v without one) or the ratio of
- * the two medians of results.csv (returns 1; *lo = *hi = *v); 0: none.
+ * One ratio bar: its figure as the CSV has it (v NAN: no bar), the CI of
+ * its whiskers (lo = hi = v without one) and its label, the figure as
+ * table.txt prints it.
+ */
+struct rbar {
+	double v, lo, hi;
+	char label[32];
+};
+
+/*
+ * The ratio @num_e/@den_e of @accel in cell @c into @b: the paired one of
+ * ratios.csv (returns 2; labelled "%.2fx", the paired table's two
+ * decimals) or the ratio of the two medians of median-ratios.csv (returns
+ * 1; "%.1fx", as the ratio lines under the medians); 0: none.
  */
 static int ratio(const char *accel, const char *num_e, const char *den_e,
-		 int c, double *v, double *lo, double *hi)
+		 int c, struct rbar *b)
 {
-	static const char *const keys[] = { "accel", "pair", "filter", "skbs", NULL };
-	const struct csv_row *a, *b, *r;
-	const char *values[4];
+	const char *f = cell_get(c, "filter"), *s = cell_get(c, "skbs");
+	const struct csv_row *r;
 	char pair[160];
 
+	b->v = NAN;
 	snprintf(pair, sizeof(pair), "%s/%s", num_e, den_e);
-	values[0] = accel;
-	values[1] = pair;
-	values[2] = cell_get(c, "filter");
-	values[3] = cell_get(c, "skbs");
-	r = csv_find(run.has_ratios ? &run.ratios : NULL, keys, values);
+	r = run_ratio(&run, accel, pair, f, s);
 	if (r) {
-		*v = *lo = *hi = atof(csv_get(&run.ratios, r, "ratio"));
-		if (*csv_get(&run.ratios, r, "ci_lo") && *csv_get(&run.ratios, r, "ci_hi")) {
-			*lo = atof(csv_get(&run.ratios, r, "ci_lo"));
-			*hi = atof(csv_get(&run.ratios, r, "ci_hi"));
-		}
+		b->v = b->lo = b->hi = atof(csv_get(&run.ratios, r, "ratio"));
+		run_ci(&run.ratios, r, &b->lo, &b->hi);
+		snprintf(b->label, sizeof(b->label), "%.2fx", b->v);
 		return 2;
 	}
-	a = find(accel, num_e, cell_get(c, "filter"), cell_get(c, "skbs"));
-	b = find(accel, den_e, cell_get(c, "filter"), cell_get(c, "skbs"));
-	if (!a || !b || !(num(b, "median") > 0))
+	r = run_median_ratio(&run, accel, "bench", pair, f, s);
+	if (!r)
 		return 0;
-	*v = *lo = *hi = num(a, "median") / num(b, "median");
+	b->v = b->lo = b->hi = atof(csv_get(&run.mratios, r, "ratio"));
+	snprintf(b->label, sizeof(b->label), "%.1fx", b->v);
 	return 1;
 }
 
-/* Ratio bars: series S of NS, values V[S][C] (NAN = none), CI LO..HI. */
-static void ratio_dat(const char *stem, int ns, double v[][MAX_CELLS],
-		      double lo[][MAX_CELLS], double hi[][MAX_CELLS])
+/*
+ * Ratio bars: series S of NS, bars B[S][C]; each line x, the figure, its
+ * CI, the bar's width and its label (plots/bars.gp: labelcol).
+ */
+static void ratio_dat(const char *stem, int ns, struct rbar b[][MAX_CELLS])
 {
 	FILE *dat = out_open(stem, "dat");
 	int s, c;
 
-	fprintf(dat, "# %s: x ratio lo hi width\n", stem);
+	fprintf(dat, "# %s: x ratio lo hi width label\n", stem);
 	for (s = 0; s < ns; s++) {
 		for (c = 0; c < ncells(); c++)
-			if (!isnan(v[s][c]))
-				fprintf(dat, "%.4f %.3f %.3f %.3f %.4f\n",
-					bar_x(c, s, ns), v[s][c], lo[s][c],
-					hi[s][c], 0.8 / ns);
+			if (!isnan(b[s][c].v))
+				fprintf(dat, "%.4f %.10g %.10g %.10g %.4f %s\n",
+					bar_x(c, s, ns), b[s][c].v, b[s][c].lo,
+					b[s][c].hi, 0.8 / ns, b[s][c].label);
 		/* An empty block would end the file early for gnuplot. */
-		fprintf(dat, "NaN NaN NaN NaN NaN\n\n\n");
+		fprintf(dat, "NaN NaN NaN NaN NaN -\n\n\n");
 	}
 	out_close(dat);
 }
@@ -449,7 +459,8 @@ static void ratio_gp(const char *stem, const char *ttl, const char *ylab,
 	gp_assign(gp, "ttl", ttl);
 	gp_assign(gp, "ylab", ylab);
 	gp_assign(gp, "xlab", "bench cell: filter, skb working set (packet tcp22-payload)");
-	gp_assign(gp, "fmt", paired ? "%.2fx" : "%.1fx");
+	/* each bar's label as ratio_dat wrote it (the table's rounding) */
+	fprintf(gp, "labelcol = 6\n");
 	fprintf(gp, "whiskers = %d\nrefline = 1\nrefy = 1\nreflabel = \"1x\"\n", paired);
 	if (paired)
 		fprintf(gp, "logy = 1\n");
@@ -485,17 +496,22 @@ static int ratio_engines(const struct reg_rec *rec, char *num_e, char *den_e,
 	return 1;
 }
 
-/* The 2014 figures of ratio @rec for @flavour as numbers ("2.9x" is 2.9). */
+/*
+ * The 2014 figures of ratio @rec for @flavour as bars ("2.9x" is 2.9,
+ * labelled as the commit message and the table give it), without a CI.
+ */
 static int ratio_ref(const struct reg_rec *rec, const char *flavour,
-		     double v[MAX_CELLS])
+		     struct rbar b[MAX_CELLS])
 {
 	char w[MAX_CELLS][32];
 	int c;
 
 	if (reg_ref(rec, "ref2014", flavour, w, MAX_CELLS) != ncells())
 		return 0;
-	for (c = 0; c < ncells(); c++)
-		v[c] = atof(w[c]);
+	for (c = 0; c < ncells(); c++) {
+		b[c].v = b[c].lo = b[c].hi = atof(w[c]);
+		snprintf(b[c].label, sizeof(b[c].label), "%s", w[c]);
+	}
 	return 1;
 }
 
@@ -523,8 +539,7 @@ static void ratios(const struct accel *a)
 	static char labels[2 * REG_MAX][160];
 	const struct reg *rr = reg_ratios();
 	const char *names[2 * REG_MAX], *colours[2 * REG_MAX];
-	static double v[2 * REG_MAX][MAX_CELLS], lo[2 * REG_MAX][MAX_CELLS],
-		      hi[2 * REG_MAX][MAX_CELLS];
+	static struct rbar b[2 * REG_MAX][MAX_CELLS];
 	char stem[128], d[512], t[2048], num_e[64], den_e[64];
 	int c, p, n = 0, any, kind, paired = 0, medians = 0;
 
@@ -534,12 +549,8 @@ static void ratios(const struct accel *a)
 		if (!ratio_engines(rec, num_e, den_e, sizeof(num_e)))
 			continue;
 		for (c = 0, any = 0; c < ncells(); c++) {
-			kind = ratio(a->name, num_e, den_e, c, &v[n][c],
-				     &lo[n][c], &hi[n][c]);
-			if (kind)
-				any = 1;
-			else
-				v[n][c] = NAN;
+			kind = ratio(a->name, num_e, den_e, c, &b[n][c]);
+			any |= !!kind;
 			paired |= kind == 2;
 			medians |= kind == 1;
 		}
@@ -549,10 +560,8 @@ static void ratios(const struct accel *a)
 		names[n] = labels[n];
 		colours[n] = reg_get_or(rec, "colour", "#d62728");
 		n++;
-		if (ratio_ref(rec, flavour_of(a), v[n])) {
+		if (ratio_ref(rec, flavour_of(a), b[n])) {
 			/* 2014's ratio right beside ours, without a CI. */
-			memcpy(lo[n], v[n], sizeof(v[n]));
-			memcpy(hi[n], v[n], sizeof(v[n]));
 			snprintf(labels[n], sizeof(labels[n]),
 				 "%s, 2014 %s hardware (bd4cf0ed331a)", rec->name,
 				 ref_arch(rec, flavour_of(a)));
@@ -578,7 +587,7 @@ static void ratios(const struct accel *a)
 			 a->unit, d);
 	snprintf(d, sizeof(d), "%s %s per call (A/B = how many times cheaper B is), accel=%s",
 		 paired ? "paired ratio of" : "ratio of median", a->unit, a->name);
-	ratio_dat(stem, n, v, lo, hi);
+	ratio_dat(stem, n, b);
 	ratio_gp(stem, t, d, n, names, colours, paired);
 }
 
@@ -592,14 +601,12 @@ static void ratios_all(void)
 	char (*labels)[128] = calloc(naccels + 1, sizeof(*labels));
 	const char **names = calloc(naccels + 1, sizeof(*names));
 	const char **colours = calloc(naccels + 1, sizeof(*colours));
-	double (*v)[MAX_CELLS] = calloc(naccels + 1, sizeof(*v));
-	double (*lo)[MAX_CELLS] = calloc(naccels + 1, sizeof(*lo));
-	double (*hi)[MAX_CELLS] = calloc(naccels + 1, sizeof(*hi));
+	struct rbar (*b)[MAX_CELLS] = calloc(naccels + 1, sizeof(*b));
 	const struct reg_rec *rec = NULL;
 	char t[2048], num_e[64], den_e[64];
 	int a, c, n = 0, emulated = 0, kind, paired = 0;
 
-	if (!labels || !names || !colours || !v || !lo || !hi)
+	if (!labels || !names || !colours || !b)
 		die("calloc");
 	/* the ratio marked "all" in bench/engines.conf */
 	for (a = 0; a < reg_ratios()->n && !rec; a++)
@@ -611,12 +618,8 @@ static void ratios_all(void)
 		int any = 0;
 
 		for (c = 0; c < ncells(); c++) {
-			kind = ratio(accels[a].name, num_e, den_e, c, &v[n][c],
-				     &lo[n][c], &hi[n][c]);
-			if (!kind)
-				v[n][c] = NAN;
-			else
-				any = 1;
+			kind = ratio(accels[a].name, num_e, den_e, c, &b[n][c]);
+			any |= !!kind;
 			paired |= kind == 2;
 		}
 		if (!any)
@@ -635,16 +638,14 @@ static void ratios_all(void)
 		fprintf(stderr, "csv2dat: fewer than 2 accelerators with old and new cells: no ratios-all plot\n");
 		return;
 	}
-	if (ratio_ref(rec, "x86_64", v[n])) {
-		memcpy(lo[n], v[n], sizeof(v[n]));
-		memcpy(hi[n], v[n], sizeof(v[n]));
+	if (ratio_ref(rec, "x86_64", b[n])) {
 		names[n] = "2014 x86_64 hardware (bd4cf0ed331a)";
 		colours[n++] = "#bbbbbb";
 	}
 	snprintf(t, sizeof(t), "old/new speed-up per cell, every accelerator beside 2014\n"
 		 "MIXES accelerators: hardware ns, counted insns%s - compare ratios only",
 		 emulated ? " and EMULATED (QEMU TCG) ns, not hardware timing" : "");
-	ratio_dat("ratios-all", n, v, lo, hi);
+	ratio_dat("ratios-all", n, b);
 	ratio_gp("ratios-all", t, paired ?
 		 "old/new paired ratio per call, 95% CI whiskers (each accelerator's own unit)" :
 		 "old/new ratio of median per-call cost (each accelerator's own unit)",
@@ -842,6 +843,7 @@ static void find_accels(void)
 
 int main(int argc, char **argv)
 {
+	char dir[4096];
 	int a, c, i, k;
 
 	if (argc != 3 && argc != 4) {
@@ -850,6 +852,11 @@ int main(int argc, char **argv)
 	}
 	outdir = argv[2];
 	run_open(&run, argv[1], argc == 4 ? argv[3] : NULL, NULL);
+	/* median-ratios.csv (results/mkclaims), beside RESULTS.csv */
+	run_load_claims(&run, run_dir_of(argv[1], dir, sizeof(dir)));
+	if (!run.has_mratios)
+		fprintf(stderr, "csv2dat: no median-ratios.csv beside %s (results/mkclaims RUN_DIR makes it): no ratio of medians drawn\n",
+			argv[1]);
 	for (i = 0; i < reg_engines()->n; i++)
 		engine_index(reg_engines()->rec[i].name);
 	for (i = 0; i < run.results.nrows; i++)

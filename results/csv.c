@@ -48,16 +48,16 @@ static int split_csv(char *s, char **out)
 }
 
 /*
- * The columns that hold numbers, in results.csv and ratios.csv: each field
- * is empty or a finite number (the perf counters may also read "not
- * supported" and are not in here).
+ * The columns that hold numbers, in results.csv, ratios.csv and mkclaims'
+ * files: each field is empty or a finite number (the perf counters may
+ * also read "not supported" and are not in here).
  */
 static const char *const numeric[] = {
 	"skbs", "samples", "calls_per_sample", "min", "median", "mean",
 	"stddev", "ci_lo", "ci_hi", "ci_level", "placements", "gate_waits",
 	"ratio", "rounds", "halfwidth_pct", "value", "design", "design_lo",
 	"design_hi", "conversion", "conversion_lo", "conversion_hi",
-	"mode_units", "mode_factor", "apart80_pct",
+	"mode_units", "mode_factor", "apart80_pct", "median_per_vm_insn",
 };
 
 static int is_numeric(const char *col)

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mkclaims - the claims of commit bd4cf0ed331a re-tested on a run, and the
- * old/new ratio split into the 2014 design and the conversion since, as
- * data for every rendering (table.txt, the cover letter, the README).
+ * mkclaims - the ratios of a run's medians, the claims of commit
+ * bd4cf0ed331a re-tested on it, and the old/new ratio split into the 2014
+ * design and the conversion since, as data for every rendering (table.txt,
+ * the plots, the cover letter, the README).
  *
  *   mkclaims RUN_DIR
  *
- * Reads RUN_DIR/results.csv and ratios.csv (when there) and the claim,
- * split and cell records of bench/engines.conf; writes RUN_DIR/claims.csv
- * (one row per accelerator, claim and cell: the 2014 figure, ours with its
- * CI, the verdict and what it rests on) and RUN_DIR/decomposition.csv (one
- * row per accelerator, split and cell).  The columns: docs/results.md.
+ * Reads RUN_DIR/results.csv and ratios.csv (when there) and the ratio,
+ * claim, split and cell records of bench/engines.conf; writes
+ * RUN_DIR/median-ratios.csv (one row per accelerator, engine pair and
+ * cell: the ratio of the two medians, the one place it is formed),
+ * claims.csv (one row per accelerator, claim and cell: the 2014 figure,
+ * ours with its CI, the verdict and what it rests on) and
+ * decomposition.csv (one row per accelerator, split and cell).  The
+ * columns: docs/results.md.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +113,11 @@ static void set_ratio(struct claim *c, const struct csv_row *r)
 	c->value = atof(rat(r, "ratio"));
 	c->has_value = 1;
 	c->has_ci = run_ci(&run.ratios, r, &c->lo, &c->hi);
+}
+
+static const char *mrat(const struct csv_row *r, const char *col)
+{
+	return csv_get(&run.mratios, r, col);
 }
 
 static const struct reg_rec *cell_rec(const char *name)
@@ -411,7 +420,12 @@ static void claim_counter_pair(const char *accel, const char *flavour,
 				counter_missing(cl.basis, sizeof(cl.basis), o, n, num, den,
 						counter, per);
 		} else {
-			cl.value = bo / bn;
+			/* the medians' ratio as median-ratios.csv has it */
+			const struct csv_row *m = strcmp(counter, "median") || *per ? NULL :
+				run_median_ratio(&run, accel, "bench", pair, reg_get(cell, "filter"),
+						 reg_get(cell, "skbs"));
+
+			cl.value = m ? atof(mrat(m, "ratio")) : bo / bn;
 			cl.has_value = 1;
 			cl.verdict = counter_verdict(rec, cl.value);
 			counter_basis(cl.basis, sizeof(cl.basis), accel, what, rec);
@@ -489,9 +503,8 @@ static void claim_seccomp(const char *accel, const char *flavour,
 	const char *filter = reg_get(rec, "filter"), *pair = reg_get(rec, "pair");
 	int idx = atoi(reg_get(rec, "index")), nodiff = 0, counted;
 	const struct reg_rec *ro, *rn;
-	const struct csv_row *o, *n;
+	const struct csv_row *o, *n, *m;
 	char num[64], den[64], vo[2][32], vn[2][32];
-	double olo, ohi, nlo, nhi;
 
 	if (!split_pair(pair, num, den, sizeof(num)) || idx < 0 || idx > 1) {
 		fprintf(stderr, "mkclaims: claim %s: pair '%s' or index '%s' is bad\n",
@@ -511,21 +524,17 @@ static void claim_seccomp(const char *accel, const char *flavour,
 	snprintf(cl.cell, sizeof(cl.cell), "seccomp-%s", filter);
 	o = run_result(&run, accel, "seccomp", num, filter, NULL);
 	n = run_result(&run, accel, "seccomp", den, filter, NULL);
+	m = run_median_ratio(&run, accel, "seccomp", pair, filter, NULL);
 	counted = !strcmp(res(run_accel_row(&run, accel), "kind"), "counted");
-	if (!o || !n || median(n) <= 0) {
+	if (!o || !n || !m) {
 		cl.verdict = "not measurable";
 		snprintf(cl.basis, sizeof(cl.basis), "no seccomp %s cells", pair);
 		emit(&cl);
 		return;
 	}
-	cl.value = median(o) / median(n);
+	cl.value = atof(mrat(m, "ratio"));
 	cl.has_value = 1;
-	cl.has_ci = run_ci(&run.results, o, &olo, &ohi) &&
-		    run_ci(&run.results, n, &nlo, &nhi) && nlo > 0 && nhi > 0;
-	if (cl.has_ci) {
-		cl.lo = olo / nhi;
-		cl.hi = ohi / nlo;
-	}
+	cl.has_ci = run_ci(&run.mratios, m, &cl.lo, &cl.hi);
 	if (!cl.has_ci && !counted) {
 		cl.verdict = "not measurable";
 		snprintf(cl.basis, sizeof(cl.basis), "no CI: too few seccomp runs");
@@ -584,14 +593,13 @@ static void claims(const char *accel)
 
 /*
  * A ratio's figure in one cell: the paired one (basis "paired") where the
- * run has it, else the ratio of the two medians.
+ * run has it, else the ratio of the two medians (median-ratios.csv).
  */
 static int factor(const char *accel, const char *pair, const struct reg_rec *cell,
 		  double *v, double *lo, double *hi, int *paired)
 {
 	const char *f = reg_get(cell, "filter"), *s = reg_get(cell, "skbs");
-	const struct csv_row *r = run_ratio(&run, accel, pair, f, s), *a, *b;
-	char num[64], den[64];
+	const struct csv_row *r = run_ratio(&run, accel, pair, f, s), *m;
 
 	*paired = 0;
 	if (r) {
@@ -599,13 +607,10 @@ static int factor(const char *accel, const char *pair, const struct reg_rec *cel
 		*paired = run_ci(&run.ratios, r, lo, hi);
 		return 1;
 	}
-	if (!split_pair(pair, num, den, sizeof(num)))
+	m = run_median_ratio(&run, accel, "bench", pair, f, s);
+	if (!m || !(atof(mrat(m, "ratio")) > 0))
 		return 0;
-	a = run_result(&run, accel, "bench", num, f, s);
-	b = run_result(&run, accel, "bench", den, f, s);
-	if (median(a) <= 0 || median(b) <= 0)
-		return 0;
-	*v = median(a) / median(b);
+	*v = atof(mrat(m, "ratio"));
 	return 1;
 }
 
@@ -664,6 +669,110 @@ static void splits(const char *accel)
 	}
 }
 
+/*
+ * The engine pairs whose medians are divided: every ratio record, then the
+ * pairs the claim and split records name (bench/engines.conf), once each.
+ */
+static char pairs[4 * REG_MAX][64];
+static int npairs;
+
+static void add_pair(const char *pair)
+{
+	char num[64], den[64];
+	int p;
+
+	if (!reg_pair(pair, num, den, sizeof(num)))
+		return;
+	for (p = 0; p < npairs; p++)
+		if (!strcmp(pairs[p], pair))
+			return;
+	if (npairs < (int)(sizeof(pairs) / sizeof(pairs[0])))
+		snprintf(pairs[npairs++], sizeof(pairs[0]), "%s", pair);
+}
+
+static void find_pairs(void)
+{
+	static const char *const keys[] = { "pair", "pairs" };
+	char w[REG_MAX][32];
+	int i, k, j, n;
+
+	for (i = 0; i < reg_ratios()->n; i++)
+		add_pair(reg_ratios()->rec[i].name);
+	for (i = 0; i < reg_claims()->n; i++)
+		for (k = 0; k < 2; k++)
+			for (j = 0, n = reg_words(&reg_claims()->rec[i], keys[k], w, REG_MAX);
+			     j < n; j++)
+				add_pair(w[j]);
+	for (i = 0; i < reg_splits()->n; i++) {
+		add_pair(reg_splits()->rec[i].name);
+		add_pair(reg_get(&reg_splits()->rec[i], "design"));
+		add_pair(reg_get(&reg_splits()->rec[i], "conversion"));
+	}
+}
+
+/*
+ * One row of median-ratios.csv: median(@a) / median(@b) of @pair, where
+ * both rows are there and @b's median is above 0; ci_lo, ci_hi the
+ * interval the two medians' 95% CIs allow (lo_a / hi_b, hi_a / lo_b) where
+ * both have one; cis whether those CIs are "apart" or "overlap".
+ */
+static void median_ratio(const char *accel, const char *tag, const char *pair,
+			 const struct csv_row *a, const struct csv_row *b)
+{
+	const struct csv_row *any = run_accel_row(&run, accel);
+	double alo = 0, ahi = 0, blo = 0, bhi = 0;
+	int ca, cb, ci;
+
+	if (!a || !b || !(median(b) > 0))
+		return;
+	ca = run_ci(&run.results, a, &alo, &ahi);
+	cb = run_ci(&run.results, b, &blo, &bhi);
+	ci = ca && cb && blo > 0;
+	csv_put(out, accel, 0);
+	csv_put(out, res(any, "kind"), 0);
+	csv_put(out, res(any, "flavour"), 0);
+	csv_put(out, res(any, "unit"), 0);
+	csv_put(out, tag, 0);
+	csv_put(out, res(a, "filter"), 0);
+	csv_put(out, res(a, "skbs"), 0);
+	csv_put(out, pair, 0);
+	put_num(median(a) / median(b), 1, 0);
+	put_num(ci ? alo / bhi : 0, ci, 0);
+	put_num(ci ? ahi / blo : 0, ci, 0);
+	csv_put(out, !ca || !cb ? "" : ahi < blo || bhi < alo ? "apart" : "overlap", 1);
+}
+
+/*
+ * median-ratios.csv: each pair in each table cell (the cell records) and
+ * in each seccomp filter both of its engines ran.
+ */
+static void median_ratios(const char *accel)
+{
+	char num[64], den[64];
+	int p, c, i;
+
+	for (p = 0; p < npairs; p++) {
+		reg_pair(pairs[p], num, den, sizeof(num));
+		for (c = 0; c < reg_cells()->n; c++) {
+			const struct reg_rec *cell = &reg_cells()->rec[c];
+			const char *f = reg_get(cell, "filter"), *s = reg_get(cell, "skbs");
+
+			median_ratio(accel, "bench", pairs[p],
+				     run_result(&run, accel, "bench", num, f, s),
+				     run_result(&run, accel, "bench", den, f, s));
+		}
+		for (i = 0; i < run.results.nrows; i++) {
+			const struct csv_row *r = &run.results.rows[i];
+
+			if (!strcmp(res(r, "accel"), accel) && !strcmp(res(r, "tag"), "seccomp") &&
+			    !strcmp(res(r, "engine"), num))
+				median_ratio(accel, "seccomp", pairs[p], r,
+					     run_result(&run, accel, "seccomp", den,
+							res(r, "filter"), res(r, "skbs")));
+		}
+	}
+}
+
 static void write_file(const char *dir, const char *name, const char *header,
 		       void (*rows)(const char *accel))
 {
@@ -702,6 +811,14 @@ int main(int argc, char **argv)
 	if (f)
 		fclose(f);
 	run_open(&run, path, f ? ratios : NULL, NULL);
+	/* the ratios of the medians first: the claims and splits read them */
+	find_pairs();
+	write_file(argv[1], "median-ratios.csv",
+		   "accel,kind,flavour,unit,tag,filter,skbs,pair,ratio,ci_lo,ci_hi,cis",
+		   median_ratios);
+	snprintf(path, sizeof(path), "%s/median-ratios.csv", argv[1]);
+	csv_load(&run.mratios, path);
+	run.has_mratios = 1;
 	write_file(argv[1], "claims.csv",
 		   "accel,kind,flavour,claim,text,cell,ref2014,value,ci_lo,ci_hi,verdict,basis",
 		   claims);

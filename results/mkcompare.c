@@ -59,6 +59,7 @@ struct cmp {
 	double val[SIDES];	/* counted: the count; timed: geometric mean */
 	int boots[SIDES];
 	double delta, vm_insns, noise;	/* counted; vm_insns: the baseline's */
+	double delta_per_vm;		/* counted: delta / vm_insns (NAN: none) */
 	double vm_insns_p;		/* counted: the patched kernel's vm_insns */
 	double ratio, lo, hi, p, p_holm;	/* timed (p NAN: no test) */
 	int blocks;			/* timed: blocks with both kernels */
@@ -171,6 +172,8 @@ static void counted(const char *accel)
 		c->delta = c->val[1] - c->val[0];
 		c->vm_insns = atof(csv_get(b, r, "vm_insns"));
 		c->vm_insns_p = atof(csv_get(&side[1].results, c->row[1], "vm_insns"));
+		/* per the baseline's executed VM instruction: compare.csv's and the text's */
+		c->delta_per_vm = c->vm_insns > 0 ? c->delta / c->vm_insns : NAN;
 		snprintf(c->within, sizeof(c->within), "within +-%.2f", c->noise);
 		/* NULL: within the noise, c->within (cmps moves on realloc) */
 		c->verdict = fabs(c->delta) < c->noise ? NULL :
@@ -427,7 +430,7 @@ static void write_csv(void)
 	fprintf(f, "accel,kind,engine,filter,packet,skbs,baseline,patched,boots_baseline,boots_patched,"
 		"delta,vm_insns,ratio,ci_lo,ci_hi,ci_level,p,p_holm,verdict,kernel,debian_version,"
 		"series_hash,tree_base,patched_head,cpu,config_hash,blocks,block_kind,sd_block_pct,"
-		"detectable_pct,vm_insns_patched\n");
+		"detectable_pct,vm_insns_patched,delta_per_vm_insn\n");
 	for (i = 0; i < ncmps; i++) {
 		const struct cmp *c = &cmps[i];
 		const struct csv_row *r = run_accel_row(&side[0], c->accel);
@@ -464,7 +467,8 @@ static void write_csv(void)
 		csv_put(f, c->counted ? "" : c->block_kind, 0);
 		put_num(f, c->counted || isnan(c->lo) ? NAN : 100 * c->sd_block, "%.2f", 0);
 		put_num(f, c->counted ? NAN : c->detect, "%.1f", 0);
-		put_num(f, c->counted && c->vm_insns_p > 0 ? c->vm_insns_p : NAN, "%.0f", 1);
+		put_num(f, c->counted && c->vm_insns_p > 0 ? c->vm_insns_p : NAN, "%.0f", 0);
+		put_num(f, c->counted ? c->delta_per_vm : NAN, "%.6g", 1);
 	}
 	fclose(f);
 }
@@ -556,8 +560,8 @@ static void write_text(void)
 				continue;
 			cell_name(c, cell, sizeof(cell));
 			if (c->counted) {
-				if (c->vm_insns > 0)
-					snprintf(per, sizeof(per), "%.2f x %.0f", c->delta / c->vm_insns,
+				if (!isnan(c->delta_per_vm))
+					snprintf(per, sizeof(per), "%.2f x %.0f", c->delta_per_vm,
 						 c->vm_insns);
 				/* a patch to the conversion changes them: both sides */
 				if (c->vm_insns > 0 && c->vm_insns_p != c->vm_insns)

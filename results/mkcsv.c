@@ -14,7 +14,9 @@
  * Every row carries the accelerator, CPU model, kernel version and config,
  * so no number can be read without what measured it.  The known columns
  * come first, then every other key of a result line, host.txt, meta.txt or
- * run.txt (e.g. image_start, vm_insns), in the order they first appear.
+ * run.txt (e.g. image_start, vm_insns), in the order they first appear,
+ * then the figures derived from a row's own (derived[]), each where a row
+ * has it.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -58,6 +60,15 @@ static const struct {
 };
 
 #define NCOLS (sizeof(columns) / sizeof(columns[0]))
+
+/*
+ * Figures formed here from a row's own, once, for every rendering (the
+ * last columns): median_per_vm_insn, the cost per executed VM instruction
+ * (median / vm_insns, in the row's unit).
+ */
+static const char *const derived[] = { "median_per_vm_insn" };
+
+#define NDERIVED (sizeof(derived) / sizeof(derived[0]))
 
 static void kv_set(struct kv *kv, const char *key, const char *val)
 {
@@ -209,12 +220,23 @@ static int is_column(const char *key)
 	return 0;
 }
 
-static void add_columns(const struct kv *kv)
+static int is_derived(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < NDERIVED; i++)
+		if (!strcmp(derived[i], key))
+			return 1;
+	return 0;
+}
+
+/* @kv's keys not yet columns: those of derived[] (@derived_only) or the others. */
+static void add_columns(const struct kv *kv, int derived_only)
 {
 	int i;
 
 	for (i = 0; i < kv->n; i++) {
-		if (is_column(kv->key[i]))
+		if (is_column(kv->key[i]) || is_derived(kv->key[i]) != derived_only)
 			continue;
 		if (nextra == MAX_EXTRA) {
 			fprintf(stderr, "mkcsv: more than %d extra keys\n", MAX_EXTRA);
@@ -251,10 +273,12 @@ static void print_rows(const struct kv *run)
 	int i, c, ncols;
 
 	for (i = 0; i < nrows; i++)
-		add_columns(&rows[i].cell);
+		add_columns(&rows[i].cell, 0);
 	for (i = 0; i < naccs; i++)
-		add_columns(accs[i]);
-	add_columns(run);
+		add_columns(accs[i], 0);
+	add_columns(run, 0);
+	for (i = 0; i < nrows; i++)
+		add_columns(&rows[i].cell, 1);
 	ncols = NCOLS + nextra;
 	for (c = 0; c < ncols; c++)
 		printf("%s%s", c ? "," : "", column(c));
@@ -577,6 +601,21 @@ static void kv_del(struct kv *kv, const char *key)
 	}
 }
 
+/*
+ * The cost per executed VM instruction (derived[]), where the cell says how
+ * many one call executes: the figure every table of it prints.
+ */
+static void per_vm_insn(struct kv *cell)
+{
+	const char *vm = kv_get(cell, "vm_insns"), *m = kv_get(cell, "median");
+	char buf[64];
+
+	if (!vm || !m || !(atof(vm) > 0))
+		return;
+	snprintf(buf, sizeof(buf), "%.6g", atof(m) / atof(vm));
+	kv_set(cell, "median_per_vm_insn", buf);
+}
+
 static void combine(struct kv *out)
 {
 	double med[MAX_PLACEMENTS], mean[MAX_PLACEMENTS], m, lo, hi, level;
@@ -719,6 +758,7 @@ static int emit_cells(const char *dir, const char *name, const struct kv *acc,
 			bad = 1;
 			continue;
 		}
+		per_vm_insn(&cell);
 		put_row(&cell, acc, run);
 	}
 	fclose(f);

@@ -99,16 +99,15 @@ static int ci(const struct csv_row *r, double *lo, double *hi)
 /*
  * Two engines differ significantly in a cell when their 95% confidence
  * intervals of the median do not overlap ("*"); "~" when they overlap;
- * nothing when either has no interval.  Non-overlap of two 95% intervals
- * is a conservative test (README.md, "Statistics").
+ * nothing when either has no interval (median-ratios.csv's cis: apart,
+ * overlap, empty).  Non-overlap of two 95% intervals is a conservative
+ * test (README.md, "Statistics").
  */
-static const char *significance(const struct csv_row *a, const struct csv_row *b)
+static const char *significance(const struct csv_row *m)
 {
-	double alo, ahi, blo, bhi;
+	const char *cis = csv_get(&run.mratios, m, "cis");
 
-	if (!ci(a, &alo, &ahi) || !ci(b, &blo, &bhi))
-		return "";
-	return ahi < blo || bhi < alo ? "*" : "~";
+	return !strcmp(cis, "apart") ? "*" : !strcmp(cis, "overlap") ? "~" : "";
 }
 
 /* The table's columns: the cell records of engines.conf, in order. */
@@ -403,20 +402,25 @@ static void ratio_line(const char *accel, const char *flavour,
 		       find(accel, "bench", den, cell_get(c, "filter"), cell_get(c, "skbs"));
 	if (!any)
 		return;
-	if (!ratio_head++)
+	if (!ratio_head++) {
 		printf("ratios of the medians above (the paired ratios, where shown below, are\n"
 		       "the ones to quote):\n");
+		if (!run.has_mratios)
+			printf("(no median-ratios.csv beside results.csv: results/mkclaims RUN_DIR makes it)\n");
+	}
 	printf("%-14s", label);
 	for (c = 0; c < ncells(); c++) {
-		const struct csv_row *a = find(accel, "bench", num, cell_get(c, "filter"), cell_get(c, "skbs"));
-		const struct csv_row *b = find(accel, "bench", den, cell_get(c, "filter"), cell_get(c, "skbs"));
+		/* median-ratios.csv: results/mkclaims forms the ratio */
+		const struct csv_row *m = run_median_ratio(&run, accel, "bench", label,
+							   cell_get(c, "filter"),
+							   cell_get(c, "skbs"));
 		char buf[32] = "-";
 
-		if (a && b && median(b) > 0) {
-			const char *mark = timed ? "" : significance(a, b);
+		if (m) {
+			const char *mark = timed ? "" : significance(m);
 
-			snprintf(buf, sizeof(buf), "%.1fx%s", median(a) / median(b),
-				 mark);
+			snprintf(buf, sizeof(buf), "%.1fx%s",
+				 atof(csv_get(&run.mratios, m, "ratio")), mark);
 			marked |= !!*mark;
 		}
 		printf(" %10s", buf);
@@ -701,9 +705,13 @@ static void decomposition(const char *accel)
 			o = find(accel, "bench", engines[e].engine, reg_get(cell[c], "filter"),
 				 reg_get(cell[c], "skbs"));
 			vm = o ? atof(get(o, "vm_insns")) : 0;
-			if (o && vm > 0)
+			/* per insn: results.csv's median_per_vm_insn (mkcsv) */
+			if (o && vm > 0 && csv_has(&run.results, "median_per_vm_insn") &&
+			    *get(o, "median_per_vm_insn"))
 				printf(" %9.1f %8.0f %9.2f", median(o), vm,
-				       median(o) / vm);
+				       atof(get(o, "median_per_vm_insn")));
+			else if (o && vm > 0)
+				printf(" %9.1f %8.0f %9s", median(o), vm, "-");
 			else
 				printf(" %9s %8s %9s", "n/a", "n/a", "n/a");
 		}
@@ -1062,7 +1070,6 @@ static void seccomp_table(const char *accel)
 int main(int argc, char **argv)
 {
 	char dir[4096];
-	const char *slash;
 	int a;
 
 	if (argc < 2 || argc > 4) {
@@ -1070,10 +1077,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	run_open(&run, argv[1], argc >= 3 ? argv[2] : NULL, argc == ncells() ? argv[3] : NULL);
-	/* claims.csv and decomposition.csv of results/mkclaims, beside it */
-	slash = strrchr(argv[1], '/');
-	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - argv[1]) : 1,
-		 slash ? argv[1] : ".");
+	/* median-ratios.csv, claims.csv, decomposition.csv (mkclaims), beside it */
+	run_dir_of(argv[1], dir, sizeof(dir));
 	run_load_claims(&run, dir);
 	run_load_gates(&run, dir);
 	load_engines();

@@ -2,10 +2,13 @@
 # The tables stage: a run's raw guest output (run.txt, <accel>/host.txt,
 # meta.txt, cells.txt, control.txt, test_bpf.txt, perf/, and repeat-N/ of
 # REPEAT runs, <accel>/paired.txt) -> results.csv, ratios.csv,
-# absolute.csv, claims.csv, decomposition.csv, table.txt,
-# spread.txt, plots/ and the cover letter.  Boots nothing: `make bench`
-# runs it after its boots, `make tables RUN=results/<id>` on a saved run,
-# and results/tests.sh on the fixture runs of results/fixtures/.
+# absolute.csv, median-ratios.csv, claims.csv, decomposition.csv,
+# table.txt, spread.txt, plots/ and the cover letter.  Every derived
+# number (a ratio, a cost per VM instruction) is formed once, into one of
+# the CSVs; table.txt, the plots and the cover letter print it.  Boots
+# nothing: `make bench` runs it after its boots, `make tables
+# RUN=results/<id>` on a saved run, and results/tests.sh on the fixture
+# runs of results/fixtures/.
 #
 # usage: mktables.sh RUN_DIR TOOLS_DIR [TREE_DIR COVER.patch]
 # env:   PLOTS=0 to skip the plots (default: drawn when gnuplot is there)
@@ -31,7 +34,7 @@ fi
 rm_outs() {
 	rm -f "$run/results.csv" "$run/ratios.csv" "$run/ratios.tmp" \
 		"$run/absolute.csv" "$run/absolute.tmp" \
-		"$run/claims.csv" "$run/decomposition.csv" \
+		"$run/median-ratios.csv" "$run/claims.csv" "$run/decomposition.csv" \
 		"$run/spread.csv" "$run/ratio-spread.csv" \
 		"$run/table.txt" "$run/spread.txt" "$run/ratio-spread.txt" \
 		"$run"/repeat-*/results.csv "$run"/repeat-*/ratios.csv \
@@ -114,8 +117,10 @@ ratios() {
 	done
 }
 ratios "$run"
-# The 2014 claims and the old/new split (engines.conf claim and split
-# records) -> claims.csv, decomposition.csv: the data every rendering uses.
+# The ratios of the medians (engines.conf ratio records, and the pairs of
+# the claims and splits), the 2014 claims and the old/new split (claim and
+# split records) -> median-ratios.csv, claims.csv, decomposition.csv: the
+# data every rendering uses.
 "$tools/mkclaims" "$run"
 if [ -f "$run/ratios.csv" ]; then
 	"$tools/mktable" "$run/results.csv" "$run/ratios.csv" "$run/absolute.csv" > "$run/table.txt"

@@ -66,6 +66,14 @@ static double vm_insns(const struct run *run, const struct csv_row *r)
 	return atof(csv_get(&run->results, r, "vm_insns"));
 }
 
+/* The cost per executed VM instruction, results.csv's (mkcsv; 0: none). */
+static double per_vm_insn(const struct run *run, const struct csv_row *r)
+{
+	if (!r || !csv_has(&run->results, "median_per_vm_insn"))
+		return 0;
+	return atof(csv_get(&run->results, r, "median_per_vm_insn"));
+}
+
 static int has_engine(struct run *runs, int n, const char *accel,
 		      const char *engine, const struct reg_rec *c)
 {
@@ -155,15 +163,16 @@ static void decomposition(struct run *runs, int n, const char *accel)
 			const struct csv_row *a = cell(&runs[0], accel, name, cr);
 			const struct csv_row *b = cell(&runs[n - 1], accel, name, cr);
 			double va = vm_insns(&runs[0], a), vb = vm_insns(&runs[n - 1], b);
+			double pa = per_vm_insn(&runs[0], a), pb = per_vm_insn(&runs[n - 1], b);
 
-			if (strcmp(reg_get(cr, "skbs"), "1") || va <= 0 || vb <= 0)
+			if (strcmp(reg_get(cr, "skbs"), "1") || va <= 0 || vb <= 0 || pa <= 0 ||
+			    pb <= 0)
 				continue;
 			any = 1;
 			same &= va == vb;
 			printf("  %-14s %-7s %3g -> %3g VM insns x %6.2f -> %6.2f per insn (%.2fx)\n",
 			       shown++ ? "" : engine_label(name), reg_get(cr, "filter"),
-			       va, vb, median(&runs[0], a) / va, median(&runs[n - 1], b) / vb,
-			       median(&runs[n - 1], b) / vb / (median(&runs[0], a) / va));
+			       va, vb, pa, pb, pb / pa);
 		}
 	}
 	if (any)

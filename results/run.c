@@ -128,6 +128,18 @@ void run_load_claims(struct run *run, const char *dir)
 		csv_load(&run->splits, path);
 		run->has_splits = 1;
 	}
+	if (in_dir(path, sizeof(path), dir, "median-ratios.csv")) {
+		csv_load(&run->mratios, path);
+		run->has_mratios = 1;
+	}
+}
+
+const char *run_dir_of(const char *path, char *buf, size_t n)
+{
+	const char *slash = strrchr(path, '/');
+
+	snprintf(buf, n, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+	return buf;
 }
 
 const struct csv_row *run_result(const struct run *run, const char *accel,
@@ -149,6 +161,17 @@ const struct csv_row *run_ratio(const struct run *run, const char *accel,
 	const char *values[] = { accel, pair, filter, skbs };
 
 	return csv_find(run->has_ratios ? &run->ratios : NULL, keys, values);
+}
+
+const struct csv_row *run_median_ratio(const struct run *run, const char *accel,
+				       const char *tag, const char *pair,
+				       const char *filter, const char *skbs)
+{
+	static const char *const keys[] = { "accel", "tag", "pair", "filter", "skbs",
+					    NULL };
+	const char *values[] = { accel, tag, pair, filter, skbs };
+
+	return csv_find(run->has_mratios ? &run->mratios : NULL, keys, values);
 }
 
 const struct csv_row *run_absolute(const struct run *run, const char *accel,

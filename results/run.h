@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A run's results on the host, loaded once: results.csv (the cells),
- * ratios.csv and absolute.csv (the paired rounds over boots), claims.csv
- * and decomposition.csv (results/mkclaims), the quiet gate's records of
- * each boot (host.txt), and the accelerators in table order.  Every tool
- * that reads a run looks cells up here.
+ * ratios.csv and absolute.csv (the paired rounds over boots),
+ * median-ratios.csv, claims.csv and decomposition.csv (results/mkclaims),
+ * the quiet gate's records of each boot (host.txt), and the accelerators
+ * in table order.  Every tool that reads a run looks cells up here; the
+ * numbers derived from the cells (the ratio of two medians, the cost per
+ * VM instruction) are read from those files, never formed again.
  */
 #ifndef RESULTS_RUN_H
 #define RESULTS_RUN_H
@@ -34,8 +36,8 @@ struct run_gate {
 };
 
 struct run {
-	struct csv results, ratios, absolute, claims, splits;
-	int has_ratios, has_absolute, has_claims, has_splits;
+	struct csv results, ratios, absolute, claims, splits, mratios;
+	int has_ratios, has_absolute, has_claims, has_splits, has_mratios;
 	const char **accels;	/* table order: accels.conf's kinds, then the rest */
 	int naccels;
 	char **info;		/* run.txt's key=value lines (run_load_dir) */
@@ -56,8 +58,13 @@ const char *run_info(const struct run *run, const char *key);
  * @buf, cut to @n - 1 bytes; "" when the file or the key is missing.
  */
 void run_file_kv(const char *path, const char *key, char *buf, size_t n);
-/* Load DIR/claims.csv and DIR/decomposition.csv, where they exist. */
+/*
+ * Load what results/mkclaims writes beside results.csv: DIR/claims.csv,
+ * DIR/decomposition.csv and DIR/median-ratios.csv, where they exist.
+ */
 void run_load_claims(struct run *run, const char *dir);
+/* The directory of the file @path ("." for a bare name) into @buf. */
+const char *run_dir_of(const char *path, char *buf, size_t n);
 /*
  * The quiet gate's records of each accelerator directory of DIR whose
  * boots recorded a control_ns (host.txt), into run->gates.
@@ -74,6 +81,14 @@ const struct csv_row *run_result(const struct run *run, const char *accel,
 const struct csv_row *run_ratio(const struct run *run, const char *accel,
 				const char *pair, const char *filter,
 				const char *skbs);
+/*
+ * The ratio of two medians, median(A) / median(B) of pair "A/B" in one cell
+ * (@tag bench or seccomp; NULL @skbs matches any): a row of
+ * median-ratios.csv (results/mkclaims), or NULL.
+ */
+const struct csv_row *run_median_ratio(const struct run *run, const char *accel,
+				       const char *tag, const char *pair,
+				       const char *filter, const char *skbs);
 /* An engine's figures over boots (absolute.csv, ci_over=layouts or boots). */
 const struct csv_row *run_absolute(const struct run *run, const char *accel,
 				   const char *engine, const char *filter,

@@ -102,6 +102,8 @@ if "$mkcompare" "$r" 2> "$tmp/err"; then
 		test "$(get "$r/compare.csv" verdict engine=old)" = "within +-1.95"
 	expect "counted min: both sides' vm insns, 58->59" \
 		sh -c "[ '$(get "$r/compare.csv" vm_insns_patched engine=new)' = 59 ] && grep -q ' 58->59 ' '$r/compare.txt'"
+	expect "counted min: the delta per baseline VM insn (58 / 58) in compare.csv, as compare.txt prints it" \
+		sh -c "[ '$(get "$r/compare.csv" delta_per_vm_insn engine=new)' = 1 ] && grep -q ' 58->59  *1.00 x 58 ' '$r/compare.txt'"
 	expect "counted min: the summary's line per engine, its change in percent" \
 		sh -c "grep -q '^    new BPF  *+7.8% ..  *+7.8% over 1 cells: 1 slower, 0 faster$' '$r/summary.txt' &&
 			grep -q '^    old BPF  *+0.5% ..  *+0.5% over 1 cells: within the counted noise$' '$r/summary.txt'"

@@ -170,8 +170,8 @@ expect "plots: bars carry the medians (old fprog1 hit 60.000, min 57.000)" \
 	grep -q '^0.7000 60.000 57.000 ' "$p/ns-kvm.dat"
 expect "plots: uml has no jit bar" sh -c "! grep -q 'jit' '$p/ns-uml.gp'"
 expect "plots: uml ratios have no new/jit series" sh -c "! grep -q '^names.*new/jit' '$p/ratios-uml.gp'"
-expect "plots: ratios beside 2014 (2.400 ours, 2.900 2014)" \
-	sh -c "grep -q ' 2.400 ' '$p/ratios-kvm.dat' && grep -q ' 2.900 ' '$p/ratios-kvm.dat'"
+expect "plots: ratios beside 2014 (2.4 ours, 2.9 2014)" \
+	sh -c "grep -q ' 2.4 ' '$p/ratios-kvm.dat' && grep -q ' 2.9 ' '$p/ratios-kvm.dat'"
 expect "plots: kvm sweep has 6 points per engine, 1 to 100000" \
 	sh -c "awk 'NF == 4 && !/^#/ { n++ } END { exit n != 24 }' '$p/sweep-kvm-fprog1.dat' && grep -q '^100000 ' '$p/sweep-kvm-fprog1.dat'"
 expect "plots: a run without a sweep says so and draws 2 points" \
@@ -299,7 +299,7 @@ for pair in old/new old/new2014 new2014/new; do
 		sh -c "grep -qxF -- '$want' '$fxb/table.txt' && grep -qF -- '$(cover_cells "$pair")' '$fxb/cover.patch'"
 	# the plot's series of this pair: the block whose label is "PAIR, accel=uml"
 	n=$(sed -n 's/^names\[\([0-9]*\)\] = "\(.*\), accel=uml"$/\1 \2/p' "$fxb/plots/ratios-uml.gp" | awk -v p="$pair" '$2 == p { print $1 }')
-	got=$(awk -v n="${n:-0}" 'BEGIN { b = 1 } /^NaN/ { b++; next } b == n && NF == 5 { printf "%s%.3f %.3f %.3f", sep, $2, $3, $4; sep = "|" }' "$fxb/plots/ratios-uml.dat")
+	got=$(awk -v n="${n:-0}" 'BEGIN { b = 1 } /^NaN/ { b++; next } b == n && NF == 6 { printf "%s%.3f %.3f %.3f", sep, $2, $3, $4; sep = "|" }' "$fxb/plots/ratios-uml.dat")
 	expect "one ratio: $pair and its CI, the same in the ratio plot's data" \
 		test "$got" = "$(ratio_cells "$pair" "%.3f %.3f %.3f")"
 done
@@ -310,6 +310,38 @@ expect "one ratio: the claims quote the over-boots ratio" \
 expect "one ratio: claims.csv holds the over-boots ratio the table quotes" \
 	test "$(grep '^uml,.*,new-faster,.*,fprog1-hit,' "$fxb/claims.csv" | awk -F, '{ printf "%.2f [%.2f, %.2f]", $(NF - 4), $(NF - 3), $(NF - 2) }')" = \
 	"$(ratio_cells old/new "%.2f [%.2f, %.2f]" | cut -d'|' -f1)"
+# One number, one rendering: a paired ratio whose three-decimal rounding
+# ends in 5 (0.5852: 0.585 is 0.58499... as a double, 0.58x once rounded
+# again) reads 0.59 in table.txt, in the cover letter and on its bar in the
+# plot; a ratio of medians (old/jit 0.4496: 0.450 would read 0.45x on a
+# plot of paired bars) reads 0.4x in the table's ratio line and on its bar.
+# The plot's data holds each figure as its CSV has it and each bar's label
+# as the table prints it.
+tie=$tmp/tie
+rm -rf "$tie"
+cp -R "$here/fixtures/uml-boots" "$tie"
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+	NR > 1 && $c["pair"] == "old/new" && $c["filter"] == "fprog1" && $c["skbs"] == 1 { $c["ratio"] = "0.5852" }
+	{ print }' "$here/fixtures/uml-boots/ratios.csv" > "$tie/ratios.csv"
+# uml has no jit: a made-up jit row beside old's in fprog #2's cache-miss cell
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	!($c["engine"] == "old" && $c["tag"] == "bench" && $c["filter"] == "fprog2" && $c["skbs"] == 10000) { print; next }
+	{ $c["median"] = "0.450"; $c["ci_lo"] = ""; $c["ci_hi"] = ""; print; $c["engine"] = "jit"; $c["median"] = "1.001"; print }' \
+	"$here/fixtures/uml-boots/results.csv" > "$tie/results.csv"
+if "$tools/mkclaims" "$tie" 2> "$tmp/tie.err" &&
+	"$tools/mktable" "$tie/results.csv" "$tie/ratios.csv" "$tie/absolute.csv" > "$tie/table.txt" 2>> "$tmp/tie.err" &&
+	CSV2DAT=$tools/csv2dat MKTREND=$tools/mktrend "$render" "$tie" > "$tmp/tie.out" 2>&1 &&
+	"$tools/mkcover" "$tie" "$tmp/tree-boots" "$tie/cover.patch" >> "$tmp/tie.out" 2>&1; then
+	pass "one number: the tables, plots and cover letter of a run with ties"
+else
+	fail "one number: the tables, plots and cover letter of a run with ties: $(tail -n 3 "$tmp/tie.err" "$tmp/tie.out")"
+fi
+expect "one number: a paired ratio of 0.5852 reads 0.59 in table.txt, the cover letter and on its bar" \
+	sh -c "grep -q '^old/new  *0.59 \[' '$tie/table.txt' && grep -q '^old/new  *0.59±' '$tie/cover.patch' &&
+		grep -q '^[0-9.]* 0.5852 .* 0.59x$' '$tie/plots/ratios-uml.dat' && grep -q '>0.59x<' '$tie/plots/ratios-uml.svg'"
+expect "one number: a ratio of medians of 0.4496 reads 0.4x in table.txt and on its bar" \
+	sh -c "grep -q '^old/jit  *-  *-  *-  *0.4x$' '$tie/table.txt' && grep -q '^[0-9.]* 0.449550* .* 0.4x$' '$tie/plots/ratios-uml.dat' &&
+		grep -q '>0.4x<' '$tie/plots/ratios-uml.svg' && ! grep -q '>0.45x<' '$tie/plots/ratios-uml.svg'"
 above=$(sed -n '/^ .* | /{=;q}' "$fxb/cover.patch")
 expect "cover: at most 150 lines above the diffstat (${above:-none})" test "${above:-999}" -le 151
 expect "cover: its first paragraph names the finding from claims.csv" \

@@ -192,12 +192,13 @@ expect "registry: csv2dat draws an unknown engine under its name" \
 # accelerators (four-accels' rows under 3 names each) is tabled and drawn
 # whole.
 fxa=$(dirname "$0")/fixtures/four-accels/results.csv
-{ head -n 1 "$fxa"; for k in 1 2 3; do tail -n +2 "$fxa" | sed "s/^fixture,\([a-z]*\),/fixture,\1$k,/"; done; } > "$tmp/many.csv"
+mkdir -p "$tmp/many/plots"
+{ head -n 1 "$fxa"; for k in 1 2 3; do tail -n +2 "$fxa" | sed "s/^fixture,\([a-z]*\),/fixture,\1$k,/"; done; } > "$tmp/many/results.csv"
+"$tools/mkclaims" "$tmp/many"
 expect "registry: 12 accelerators: mktable tables all 12" \
-	sh -c "'$tools/mktable' '$tmp/many.csv' | grep -c '^--.*-- accel=' | grep -qx 12"
-mkdir -p "$tmp/many"
+	sh -c "'$tools/mktable' '$tmp/many/results.csv' | grep -c '^--.*-- accel=' | grep -qx 12"
 expect "registry: 12 accelerators: csv2dat draws all 12" \
-	sh -c "'$tools/csv2dat' '$tmp/many.csv' '$tmp/many' > /dev/null 2>&1 && ls '$tmp/many' | grep -c '^ratios-.*[0-9]\.gp$' | grep -qx 12"
+	sh -c "'$tools/csv2dat' '$tmp/many/results.csv' '$tmp/many/plots' > /dev/null 2>&1 && ls '$tmp/many/plots' | grep -c '^ratios-.*[0-9]\.gp$' | grep -qx 12"
 expect "registry: an unknown accelerator kind is tabled last, under its kind" \
 	sh -c "sed 's/^test,icount,counted,/test,icount,novel,/' '$run/results.csv' > '$tmp/kind.csv' && '$tools/mktable' '$tmp/kind.csv' | grep '^--' | head -n 2 | tail -n 1 | grep -q 'accel=icount: novel$'"
 
@@ -251,8 +252,8 @@ expect "mkcsv rejects a run without run.txt" sh -c "! '$tools/mkcsv' '$run' > /d
 
 # The tables stage on the saved fixture runs (results/fixtures/*/: raw
 # guest output and the expected results): results.csv, ratios.csv,
-# absolute.csv, claims.csv, decomposition.csv, table.txt, spread.txt and
-# the plot data are re-made byte for byte.
+# absolute.csv, median-ratios.csv, claims.csv, decomposition.csv,
+# table.txt, spread.txt and the plot data are re-made byte for byte.
 for fx in "$(dirname "$0")"/fixtures/*/; do
 	name=$(basename "$fx")
 	# (a data fixture that is no run: layout-variants)
@@ -260,7 +261,8 @@ for fx in "$(dirname "$0")"/fixtures/*/; do
 	rm -rf "$tmp/fx"
 	cp -R "$fx" "$tmp/fx"
 	rm -f "$tmp/fx/results.csv" "$tmp/fx/ratios.csv" "$tmp/fx/absolute.csv" "$tmp/fx/table.txt" "$tmp/fx/spread.txt" "$tmp/fx/ratio-spread.txt" \
-		"$tmp/fx/claims.csv" "$tmp/fx/decomposition.csv" "$tmp/fx/spread.csv" "$tmp/fx/ratio-spread.csv"
+		"$tmp/fx/claims.csv" "$tmp/fx/decomposition.csv" "$tmp/fx/spread.csv" "$tmp/fx/ratio-spread.csv" \
+		"$tmp/fx/median-ratios.csv"
 	plots=0
 	[ -d "$fx/expected-plots" ] && command -v gnuplot > /dev/null && plots=1
 	if PLOTS=$plots "$(dirname "$0")/mktables.sh" "$tmp/fx" "$tools" > "$tmp/fx.out" 2>&1; then
@@ -268,8 +270,8 @@ for fx in "$(dirname "$0")"/fixtures/*/; do
 	else
 		fail "tables: the stage takes fixture $name: $(tail -n 3 "$tmp/fx.out")"
 	fi
-	for f in results.csv ratios.csv absolute.csv claims.csv decomposition.csv spread.csv ratio-spread.csv \
-		table.txt spread.txt ratio-spread.txt; do
+	for f in results.csv ratios.csv absolute.csv median-ratios.csv claims.csv decomposition.csv spread.csv \
+		ratio-spread.csv table.txt spread.txt ratio-spread.txt; do
 		[ -f "$fx/$f" ] || continue
 		expect "tables: fixture $name: $f re-made byte for byte" cmp "$fx/$f" "$tmp/fx/$f"
 	done
