@@ -165,9 +165,13 @@ accel_counted_checks() {
 accel_boots() { echo "${BOOTS:-$(accel_attr "$1" boots || echo 1)}"; }
 # accel_layouts ACCEL: its code-layout variants (docs/statistics.md): the
 # number of LAYOUT_SEEDS, else LAYOUTS, else the record's layouts, else 1;
-# 1 where its flavour's record does not say "relink 1".
+# 1 where its flavour's record does not say "relink 1", and for a counted or
+# modeled accelerator.
 accel_layouts() {
 	[ "$(flavour_attr "$(accel_flavour "$1")" relink || true)" = 1 ] || { echo 1; return 0; }
+	# an instruction count does not see the layout; a modelled figure
+	# comes from one boot's bench plan (docs/model.md, "Code layout")
+	case "$(accel_kind "$1")" in counted | modeled) echo 1; return 0 ;; esac
 	if [ -n "${LAYOUT_SEEDS:-}" ]; then
 		# shellcheck disable=SC2086 # a list of numbers
 		set -- $LAYOUT_SEEDS

@@ -53,8 +53,7 @@ for a in $list; do
 	[ "$compare" = 0 ] || [ "$(accel_kind "$a")" != counted ] || nb=1
 	# code-layout variants: the paired boots rounded up to a multiple of
 	# them (run-bench.sh run_plan), and a relink of each per kernel
-	nl=1
-	[ "$(accel_kind "$a")" = counted ] || nl=$(accel_layouts "$a")
+	nl=$(accel_layouts "$a")
 	link=0
 	if [ "$nl" -gt 1 ]; then
 		nb=$((1 + (nb - 1 + nl - 1) / nl * nl))

@@ -61,11 +61,14 @@ done
 base=$(sha1sum < "$real/$image" | cut -c1-12)
 
 # One padding object per size: 16-byte aligned code of int3 (0xcc) bytes.
+# (for ARCH=i386 the host compiler is the 32-bit one with -m32, as kbuild's)
+m32=
+case "$arch" in i386) m32=-m32 ;; esac
 b=16
 while [ "$b" -lt "$max" ]; do
 	[ -f "$lay/pads/pad-$b.o" ] ||
 		printf '\t.section .text,"ax",@progbits\n\t.balign 16\n\t.skip %d, 0xcc\n' "$b" |
-		"${cross}gcc" -c -x assembler -o "$lay/pads/pad-$b.o" -
+		"${cross}gcc" ${m32:+"$m32"} -c -x assembler -o "$lay/pads/pad-$b.o" -
 	b=$((b + 16))
 done
 

@@ -299,12 +299,6 @@ boot_k() {
 	done
 }
 
-# plan_layouts ACCEL: its code-layout variants (accel_layouts), 1 for a
-# counted one (an instruction count does not see the layout).
-plan_layouts() {
-	if [ "$(accel_kind "$1")" = counted ]; then echo 1; else accel_layouts "$1"; fi
-}
-
 # layout_seeds N: the seeds of N variants, LAYOUT_SEEDS's or drawn from
 # /dev/urandom.
 layout_seeds() {
@@ -335,12 +329,12 @@ link_layouts() {
 # run_plan DIR ACCEL: the boots of ACCEL (accel_boots), of every kernel
 # into its run directory in DIR: boot K of each kernel (A B, then B A,
 # ...) with one seed, then boot K + 1.  With code-layout variants
-# (plan_layouts) the paired boots 2.. go round-robin over them, as many
+# (accel_layouts) the paired boots 2.. go round-robin over them, as many
 # of each variant (the boots are rounded up to 1 + a multiple of the
 # variants); boot K of every kernel boots its variant of the same seed.
 run_plan() {
 	nb=$(plan_boots "$2")
-	nl=$(plan_layouts "$2") seeds=''
+	nl=$(accel_layouts "$2") seeds=''
 	if [ "$nl" -gt 1 ]; then
 		per=$(( (nb - 1 + nl - 1) / nl ))
 		[ "$per" -ge 1 ] || per=1

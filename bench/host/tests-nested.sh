@@ -29,12 +29,12 @@ d=$build/check-$accel
 rm -rf "$d"
 mkdir -p "$d"
 run=
-if env RESULTS_DIR="$d" ACCEL="$accel" BOOTS=3 QUIET="25 0 1" \
+if env RESULTS_DIR="$d" ACCEL="$accel" BOOTS=3 LAYOUT_SEEDS="11 22" QUIET="25 0 1" \
 	"$here/run-bench.sh" "$top" "$build" > "$d.log" 2>&1; then
 	run=$(find "$d" -mindepth 1 -maxdepth 1 -type d | head -n 1)
-	pass "make bench's runner, ACCEL=$accel BOOTS=3: probe, 3 boots, tables"
+	pass "make bench's runner, ACCEL=$accel BOOTS=3 LAYOUT_SEEDS='11 22': probe, 3 boots, tables"
 else
-	fail "make bench's runner, ACCEL=$accel BOOTS=3: $(grep -v '^\[' "$d.log" | tail -n 1)"
+	fail "make bench's runner, ACCEL=$accel BOOTS=3 LAYOUT_SEEDS='11 22': $(grep -v '^\[' "$d.log" | tail -n 1)"
 	test_summary
 fi
 b1=$run/$accel
@@ -79,10 +79,18 @@ expect "the quiet gate's control loop and reference after every boot (host.txt)"
 		grep -q "^control_ns=[0-9]" "$b/host.txt" || exit 1
 	done
 	grep -q "^quiet_ref_ns=[0-9.]*$" "$1/boot-2/host.txt" && grep -q "^quiet_rule=25,0,1$" "$1/boot-2/host.txt"' sh "$b1"
+# the kvm kernel's code-layout variants: boot 2 on seed 11's, boot 3 on 22's
 # shellcheck disable=SC2016
-expect "ratios.csv: every $accel row over the 3 boots (ci_over=boots; no code-layout variants)" awk -F, -v a="$accel" '
+expect "boots 2 and 3 booted the kernel relinked with seeds 11 and 22 (sk_run_filter at two addresses)" sh -c '
+	[ "$(sed -n "s/^layout=//p" "$1/boot-2/host.txt")" = 11 ] &&
+	[ "$(sed -n "s/^layout=//p" "$1/boot-3/host.txt")" = 22 ] &&
+	a=$(sed -n "s/^layout_addr_sk_run_filter=//p" "$1/boot-2/host.txt") &&
+	b=$(sed -n "s/^layout_addr_sk_run_filter=//p" "$1/boot-3/host.txt") &&
+	[ -n "$a" ] && [ "$a" != - ] && [ -n "$b" ] && [ "$a" != "$b" ]' sh "$b1"
+# shellcheck disable=SC2016
+expect "ratios.csv: every $accel row over the 2 paired boots of 2 code layouts (ci_over=layouts)" awk -F, -v a="$accel" '
 	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	$1 == a { n++; if ($c["boots"] != 3 || $c["ci_over"] != "boots") bad++ }
+	$1 == a { n++; if ($c["boots"] != 2 || $c["layouts"] != 2 || $c["ci_over"] != "layouts") bad++ }
 	END { exit bad || !n }' "$run/ratios.csv"
 expect "perf ran in the guest: a stat and a report per cell" \
 	sh -c "[ \$(ls '$b1/perf/'*.stat | wc -l) -ge 20 ] && [ \$(ls '$b1/perf/'*.report | wc -l) -ge 20 ]"
