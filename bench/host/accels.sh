@@ -18,10 +18,17 @@
 #                         run the guest in the foreground, console on stdout
 #                         (an accelerator with a model record: with the
 #                         plugin MODEL_PLUGIN writing to MODEL_OUT)
+#   accel_qemu_argv ACCEL KERNEL INITRD DISK CMDLINE
+#                         its QEMU command line, one argument a line
+#   accel_nested_by ACCEL the nested accelerator that runs ACCEL's line
+#   console_silent LOG    the guest printed nothing to its console log
 CONF_DIR=${CONF_DIR:-$(cd "${here:-$(dirname "$0")}/.." && pwd)}
 ACCELS_CONF=${ACCELS_CONF:-$CONF_DIR/accels.conf}
 FLAVOURS_CONF=${FLAVOURS_CONF:-$CONF_DIR/flavours.conf}
 KERNELS_CONF=${KERNELS_CONF:-$CONF_DIR/kernels.conf}
+# the outer guest of the nested accelerators (bench/host/nested-outer.sh;
+# run-bench.sh sets it to its BUILD's)
+NESTED_DIR=${NESTED_DIR:-$(dirname "$CONF_DIR")/build/nested}
 
 # conf_get FILE TYPE NAME KEY: KEY of record "TYPE NAME" (fails if absent).
 conf_get() {
@@ -280,7 +287,7 @@ accel_qemu_argv() {
 # through as the outer guest's /dev/vda) appended.
 accel_nested_initrd() {
 	n_inner=$(accel_attr "$1" nests) || return 1
-	n_dir=${NESTED_DIR:?}
+	n_dir=$NESTED_DIR
 	[ -f "$n_dir/outer.cpio.gz" ] || { echo "[run] $1: no outer guest in $n_dir (bench/host/nested-outer.sh)" >&2; return 1; }
 	n_stage=$6.d
 	rm -rf "$n_stage"
