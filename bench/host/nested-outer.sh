@@ -62,12 +62,16 @@ cp "$gen" "$out/gen_init_cpio"
 # The modules /init loads, dependencies first (modinfo's depends).
 modules=$out/modules.order
 : > "$modules"
+# ko_of NAME: the file of module NAME (its file may spell _ as -).
+ko_of() {
+	find "$out/deb/root/lib/modules/$kver" \( -name "$1.ko" -o -name "$(echo "$1" | tr _ -).ko" \) | head -n 1
+}
 add_module() {
 	grep -qx "$1" "$modules" && return 0
-	ko=$(find "$out/deb/root/lib/modules/$kver" -name "$1.ko" | head -n 1)
+	ko=$(ko_of "$1")
 	[ -n "$ko" ] || { echo "[nested] $image has no module $1" >&2; exit 1; }
 	for dep in $(modinfo -F depends "$ko" | tr ',' ' '); do
-		add_module "$(echo "$dep" | tr - _)" || add_module "$dep"
+		add_module "$dep"
 	done
 	echo "$1" >> "$modules"
 }
@@ -86,7 +90,7 @@ list=$out/outer.list
 	echo "file /init $top/bench/guest/nested-init.sh 0755 0 0"
 	echo "file /nested/modules.order $modules 0644 0 0"
 	while read -r m; do
-		echo "file /nested/modules/$m.ko $(find "$out/deb/root/lib/modules/$kver" -name "$m.ko" | head -n 1) 0644 0 0"
+		echo "file /nested/modules/$m.ko $(ko_of "$m") 0644 0 0"
 	done < "$modules"
 	# Debian's qemu-system-i386 is a shell wrapper around /usr/libexec's
 	for f in x86_64 i386; do
