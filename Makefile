@@ -270,8 +270,8 @@ cover-letter: tools tree
 	@echo "[cover] $(COVER): [PATCH 0/$$(git -C $(TREE) rev-list --count pristine..HEAD)] from $(RUN)"
 
 # make check also builds and boots the other trees of bench/kernels.conf
-# with a check key (CHECK_KERNELS=none: the default tree only), and with
-# CHECK_DEBUG=1 the debug kernel and its short campaign (make fuzz: the
+# with a check key (CHECK_KERNELS=none: the default tree only), and, unless
+# CHECK_DEBUG=0, the debug kernel and its short campaign (make fuzz: the
 # long one).
 check: deps-check
 	@$(TOP)/bench/host/run-check.sh $(TOP) $(BUILD)
