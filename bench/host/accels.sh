@@ -275,9 +275,16 @@ accel_qemu_argv() {
 	fi
 	# no DISK: the results come back on the console (accels.conf out)
 	[ -z "$q_disk" ] || set -- "$@" -drive "file=$q_disk,format=raw,$q_drive"
-	printf '%s\n' "$q_qemu" "$@" -m "$q_mem" -smp 1 -no-reboot \
-		-display none -monitor none -serial stdio \
-		-kernel "$q_kernel" -initrd "$q_initrd" -append "console=$q_console $q_cmdline"
+	printf '%s\n' "$q_qemu" "$@"
+	qemu_guest_args "$q_mem" "$q_kernel" "$q_initrd" "console=$q_console $q_cmdline"
+}
+
+# qemu_guest_args MEM KERNEL INITRD APPEND: the arguments every guest of
+# the harness boots with (one vCPU, no display, the serial console on
+# stdio), one a line.
+qemu_guest_args() {
+	printf '%s\n' -m "$1" -smp 1 -no-reboot -display none -monitor none \
+		-serial stdio -kernel "$2" -initrd "$3" -append "$4"
 }
 
 # accel_nested_initrd ACCEL KERNEL INITRD DISK CMDLINE OUT: the outer
@@ -313,12 +320,7 @@ accel_boot() {
 	fi
 	case "$boot" in
 	qemu | "qemu "*)
-		argv=$(accel_qemu_argv "$accel" "$kernel" "$initrd" "$disk" "$cmdline") || return 1
-		set --
-		while IFS= read -r a; do set -- "$@" "$a"; done <<EOA
-$argv
-EOA
-		exec "$@" < /dev/null ;;
+		argv=$(accel_qemu_argv "$accel" "$kernel" "$initrd" "$disk" "$cmdline") || return 1 ;;
 	nested | "nested "*)
 		# the outer guest: TCG with SVM, Debian's kernel, QEMU inside
 		# (nested-outer.sh); its memory holds the inner guest's and the
@@ -327,12 +329,10 @@ EOA
 		accel_nested_initrd "$accel" "$kernel" "$initrd" "$disk" "$cmdline" "$scratch/outer.cpio.gz" || return 1
 		mem=$(( ${GUEST_MEM:-$(accel_attr "$(accel_attr "$accel" nests)" mem || echo 1024)} + 1024 ))
 		# shellcheck disable=SC2086 # the record's arguments
-		set -- ${boot#nested}
-		[ -z "$disk" ] || set -- "$@" -drive "file=$disk,format=raw,if=virtio"
-		exec qemu-system-x86_64 "$@" -m "$mem" -smp 1 -no-reboot \
-			-display none -monitor none -serial stdio \
-			-kernel "$NESTED_DIR/vmlinuz" -initrd "$scratch/outer.cpio.gz" \
-			-append "console=ttyS0 quiet panic=-1" < /dev/null ;;
+		argv=$(printf '%s\n' qemu-system-x86_64 ${boot#nested}
+			[ -z "$disk" ] || printf '%s\n' -drive "file=$disk,format=raw,if=virtio"
+			qemu_guest_args "$mem" "$NESTED_DIR/vmlinuz" "$scratch/outer.cpio.gz" \
+				"console=ttyS0 quiet panic=-1") ;;
 	uml)
 		# UML keeps guest memory in an unlinked file under TMPDIR.  On
 		# a disk file system (here /tmp is ext4) the host writes its
@@ -349,6 +349,12 @@ EOA
 			con=null con0=null,fd:1 $cmdline < /dev/null ;;
 	*) return 1 ;;
 	esac
+	# a QEMU guest: its command line, one argument a line
+	set --
+	while IFS= read -r a; do set -- "$@" "$a"; done <<EOA
+$argv
+EOA
+	exec "$@" < /dev/null
 }
 
 # accel_auto PROBE: the accelerators ACCEL=auto picks, by each record's
