@@ -80,6 +80,14 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 copied=0
 
+# relink WHAT: kbuild's link of the objects in the copy, as they are
+# (RELINK=1: the objects' own configuration, e.g. built with
+# kernel-align64.config, whatever the record's fragments say).
+relink() {
+	RELINK=1 KCONFIG_BASE=$(flavour_attr "$flavour" base) CROSS_COMPILE=$cross \
+		"$here/build-kernel.sh" "$tree" "$wlink" "$arch" "$frags" "$name" \
+		> "$lay/link.log" 2>&1 || { tail -n 20 "$lay/link.log" >&2; die "relinking $1 failed ($lay/link.log)"; }
+}
 # addr SYMBOL MAP: SYMBOL's address in System.map MAP (hex), or -.
 addr() { awk -v s="$1" '$3 == s { print $1; f = 1; exit } END { if (!f) print "-" }' "$2"; }
 
@@ -87,7 +95,8 @@ n=$# i=0 t0=$(date +%s)
 for seed; do
 	i=$((i + 1))
 	d=$lay/$seed
-	if [ -f "$d/$name" ] && grep -qx "base=$base" "$d/layout.txt" 2> /dev/null; then
+	if [ -f "$d/$name" ] && grep -qx "base=$base" "$d/layout.txt" 2> /dev/null &&
+	   grep -qx "settled=1" "$d/layout.txt"; then
 		say "$flavour variant $i/$n (seed $seed): linked before"
 		continue
 	fi
@@ -100,6 +109,12 @@ for seed; do
 		# relative to where it runs): the same in every tree
 		(cd "$work" && ar t vmlinux.a) > "$lay/members.txt"
 		copied=1
+		# Settle the copy: kbuild's first run in it re-makes vmlinux.a (on
+		# x86_64 and i386 the first variant of a batch came out as the
+		# kernel as built, every symbol where it was); after one plain
+		# relink the padded archives are linked as they are.
+		say "$flavour: settling the copy of the objects (one plain relink)"
+		relink "the copy of the objects"
 	fi
 	left=""
 	[ "$i" = 1 ] || left=", about $(( ($(date +%s) - t0) * (n - i + 1) / (i - 1) ))s left"
@@ -117,9 +132,10 @@ for seed; do
 	(cd "$work" && ar cDPrST vmlinux.a $list)
 	# RELINK=1: the objects' own configuration (they may have been built
 	# with other fragments than the record's, e.g. kernel-align64.config)
-	RELINK=1 KCONFIG_BASE=$(flavour_attr "$flavour" base) CROSS_COMPILE=$cross \
-		"$here/build-kernel.sh" "$tree" "$wlink" "$arch" "$frags" "$name" \
-		> "$lay/link.log" 2>&1 || { tail -n 20 "$lay/link.log" >&2; die "relinking seed $seed failed ($lay/link.log)"; }
+	relink "seed $seed"
+	# the link took the padded archive (kbuild did not re-make it)
+	[ "$(cd "$work" && ar t vmlinux.a | wc -l)" = "$(( $(wc -l < "$lay/members.txt") + $(awk '$1 > 0' "$d/pads.txt" | wc -l) ))" ] ||
+		die "seed $seed: kbuild re-made vmlinux.a, the link is not padded ($lay/link.log)"
 	cp "$work/$image" "$d/$name"
 	{
 		echo "seed=$seed"
@@ -128,6 +144,7 @@ for seed; do
 		echo "padded=$(awk '$1 > 0' "$d/pads.txt" | wc -l)"
 		echo "pad_bytes=$(awk '{ s += $1 } END { print s + 0 }' "$d/pads.txt")"
 		echo "pad_max=$max"
+		echo "settled=1"
 		for s in sk_run_filter ___bpf_prog_run bpf_convert_filter skb_copy_bits; do
 			echo "addr_$s=$(addr "$s" "$work/System.map")"
 		done
