@@ -123,8 +123,8 @@ $(TOOLS)/mkcsv: results/mkcsv.c results/stats.c results/stats.h results/cell.h
 	$(CC) $(HOSTCFLAGS) -o $@ $< results/stats.c -lm
 
 # The host tools share the CSV reader, the registries and the statistics.
-HOSTLIB := results/csv.c results/registry.c results/run.c results/stats.c
-HOSTHDR := results/cell.h results/csv.h results/registry.h results/run.h results/stats.h
+HOSTLIB := results/csv.c results/layouts.c results/registry.c results/run.c results/stats.c
+HOSTHDR := results/cell.h results/csv.h results/layouts.h results/registry.h results/run.h results/stats.h
 REGFLAGS := -DREG_DIR='"$(TOP)/bench"'
 
 $(TOOLS)/%: results/%.c $(HOSTLIB) $(HOSTHDR)

@@ -2,11 +2,12 @@
 /*
  * csvget - one field of a results file, for the shell scripts and tests.
  *
- *   csvget FILE.csv COLUMN [KEY=VALUE...]
+ *   csvget [-a] FILE.csv COLUMN [KEY=VALUE...]
  *
  * Prints COLUMN of the first row of FILE.csv (results.csv, ratios.csv,
- * claims.csv, ...) whose columns KEY hold VALUE; exits 1 when no row
- * matches, 2 on bad arguments.  Reads the file with results/csv.c (RFC
+ * claims.csv, ...) whose columns KEY hold VALUE (-a: of every such row, a
+ * line each, in file order); exits 1 when no row matches, 2 on bad
+ * arguments.  Reads the file with results/csv.c (RFC
  * 4180 quoting), so a quoted field with commas is one field.
  */
 #include <stdio.h>
@@ -15,15 +16,29 @@
 
 #include "csv.h"
 
+/* The row after @r whose columns KEYS hold VALUES, or NULL. */
+static const struct csv_row *next_row(const struct csv *c, const struct csv_row *r,
+				      const char *const *keys, const char *const *values)
+{
+	struct csv rest = *c;
+
+	rest.rows = (struct csv_row *)r + 1;
+	rest.nrows = c->nrows - (int)(r - c->rows) - 1;
+	return csv_find(&rest, keys, values);
+}
+
 int main(int argc, char **argv)
 {
 	const char **keys, **values;
 	const struct csv_row *r;
 	struct csv c;
-	int i, n = argc - 3;
+	int i, n, all = argc > 1 && !strcmp(argv[1], "-a"), found = 0;
 
+	argc -= all;
+	argv += all;
+	n = argc - 3;
 	if (argc < 3) {
-		fprintf(stderr, "usage: csvget FILE.csv COLUMN [KEY=VALUE...]\n");
+		fprintf(stderr, "usage: csvget [-a] FILE.csv COLUMN [KEY=VALUE...]\n");
 		return 2;
 	}
 	keys = calloc(n + 1, sizeof(*keys));
@@ -48,9 +63,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "csvget: %s has no column '%s'\n", argv[1], argv[2]);
 		return 2;
 	}
-	r = csv_find(&c, keys, values);
-	if (!r)
-		return 1;
-	printf("%s\n", csv_get(&c, r, argv[2]));
-	return 0;
+	for (r = csv_find(&c, keys, values); r; r = all ? next_row(&c, r, keys, values) : NULL) {
+		printf("%s\n", csv_get(&c, r, argv[2]));
+		found = 1;
+	}
+	return !found;
 }

@@ -16,12 +16,15 @@
  * decomposition.csv (one row per accelerator, split and cell).  The
  * columns: docs/results.md.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "layouts.h"
 #include "registry.h"
 #include "run.h"
+#include "stats.h"
 
 static struct run run;
 
@@ -35,6 +38,93 @@ struct claim {
 };
 
 static FILE *out;
+
+/*
+ * Over the code layouts (layouts.h): where the run has code-layout runs of
+ * an accelerator, each claim row is judged on the kernel as built and on
+ * every variant; the range of its figure, the verdicts and how many
+ * layouts gave each go into the layout columns, and a verdict that is not
+ * the same in every layout becomes "depends on the layout".
+ */
+static struct layouts lays;
+
+struct over {
+	int n;			/* layouts judged (0: none but the build) */
+	double lo, hi;		/* the figure's range over them */
+	int has_range;
+	char verdicts[128];	/* "reversed 7, holds 2" */
+	const char *verdict;
+};
+
+/* How many rows of @c's accel, claim and cell were emitted before it. */
+static int occurrence(const struct claim *c)
+{
+	static char (*seen)[256];
+	static int nseen;
+	char key[256];
+	int i, occ = 0;
+
+	snprintf(key, sizeof(key), "%s\037%s\037%s", c->accel, c->claim, c->cell);
+	for (i = 0; i < nseen; i++)
+		occ += !strcmp(seen[i], key);
+	seen = realloc(seen, (nseen + 1) * sizeof(*seen));
+	if (!seen) {
+		perror("mkclaims");
+		exit(1);
+	}
+	snprintf(seen[nseen++], sizeof(*seen), "%s", key);
+	return occ;
+}
+
+static void over_add(struct over *o, const char *verdict, const char *value,
+		     const char **words, int *count, int *nwords)
+{
+	int w;
+
+	o->n++;
+	if (*value) {
+		double v = atof(value);
+
+		o->lo = o->has_range ? fmin(o->lo, v) : v;
+		o->hi = o->has_range ? fmax(o->hi, v) : v;
+		o->has_range = 1;
+	}
+	for (w = 0; w < *nwords && strcmp(words[w], verdict); w++)
+		;
+	if (w == *nwords)
+		words[(*nwords)++] = verdict;
+	count[w]++;
+}
+
+static void over_layouts(const struct claim *c, struct over *o)
+{
+	const char *words[LAYOUTS_MAX + 1];
+	int count[LAYOUTS_MAX + 1] = { 0 }, nwords = 0, occ = occurrence(c), i, w;
+	char value[32] = "";
+	size_t used = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->verdict = c->verdict;
+	if (c->has_value)
+		snprintf(value, sizeof(value), "%.6g", c->value);
+	over_add(o, c->verdict, value, words, count, &nwords);
+	for (i = 0; i < lays.n; i++) {
+		const struct csv_row *r = layouts_claim(&lays, i, c->accel, c->claim, c->cell, occ);
+
+		if (r)
+			over_add(o, csv_get(&lays.claims[i], r, "verdict"),
+				 csv_get(&lays.claims[i], r, "value"), words, count, &nwords);
+	}
+	if (o->n == 1) {
+		o->n = 0;
+		return;
+	}
+	for (w = 0; w < nwords && used < sizeof(o->verdicts); w++)
+		used += snprintf(o->verdicts + used, sizeof(o->verdicts) - used, "%s%s %d",
+				 w ? ", " : "", words[w], count[w]);
+	if (nwords > 1)
+		o->verdict = "depends on the layout";
+}
 
 static const char *res(const struct csv_row *r, const char *col)
 {
@@ -66,8 +156,21 @@ static void emit(const struct claim *c)
 	const char *kind = res(any, "kind");
 	/* a kind that tests a path (accels.conf test 1) measures nothing */
 	int test = kind_flag(kind, "test");
-	char why[160];
+	char why[160], basis[256], n[16] = "";
+	struct over o;
 
+	over_layouts(c, &o);
+	snprintf(basis, sizeof(basis), "%s", c->basis);
+	if (o.n) {
+		size_t len = strlen(basis);
+
+		snprintf(n, sizeof(n), "%d", o.n);
+		if (o.has_range && o.lo == o.hi)
+			snprintf(basis + len, sizeof(basis) - len, "; the same in %d code layouts", o.n);
+		else if (o.has_range)
+			snprintf(basis + len, sizeof(basis) - len, "; %d code layouts: %.3g to %.3g",
+				 o.n, o.lo, o.hi);
+	}
 	snprintf(why, sizeof(why), "kind %s: a test of the path, not a measurement", kind);
 	csv_put(out, c->accel, 0);
 	csv_put(out, res(any, "kind"), 0);
@@ -79,8 +182,12 @@ static void emit(const struct claim *c)
 	put_num(c->value, c->has_value, 0);
 	put_num(c->lo, c->has_ci, 0);
 	put_num(c->hi, c->has_ci, 0);
-	csv_put(out, test ? "not measurable" : c->verdict, 0);
-	csv_put(out, test ? why : c->basis, 1);
+	csv_put(out, test ? "not measurable" : o.verdict, 0);
+	csv_put(out, test ? why : basis, 0);
+	csv_put(out, n, 0);
+	put_num(o.lo, o.n && o.has_range, 0);
+	put_num(o.hi, o.n && o.has_range, 0);
+	csv_put(out, o.verdicts, 1);
 }
 
 /* The verdict on a ratio A/B (the claim: B faster) and its CI. */
@@ -773,6 +880,82 @@ static void median_ratios(const char *accel)
 	}
 }
 
+/*
+ * layouts.csv: each figure (results.csv's bench cells) and each ratio of
+ * two medians (median-ratios.csv) of an accelerator with code-layout runs,
+ * on the kernel as built and its median, minimum and maximum over every
+ * layout.
+ */
+static void layout_row(const char *accel, const char *unit, const char *what,
+		       const char *name, const char *filter, const char *skbs,
+		       const char *built, const struct csv *csvs,
+		       const char *const *keys, const char *const *values)
+{
+	const struct csv_row *any = run_accel_row(&run, accel);
+	double v[LAYOUTS_MAX + 1], lo, hi;
+	char buf[32];
+	int n = 0, i;
+
+	if (!*built)
+		return;
+	v[n++] = atof(built);
+	for (i = 0; i < lays.n; i++) {
+		const struct csv_row *r = csv_find(&csvs[i], keys, values);
+		const char *col = csv_has(&csvs[i], "median") ? "median" : "ratio";
+
+		if (r && *csv_get(&csvs[i], r, col))
+			v[n++] = atof(csv_get(&csvs[i], r, col));
+	}
+	if (n == 1)
+		return;
+	lo = hi = v[0];
+	for (i = 1; i < n; i++) {
+		lo = fmin(lo, v[i]);
+		hi = fmax(hi, v[i]);
+	}
+	csv_put(out, accel, 0);
+	csv_put(out, res(any, "kind"), 0);
+	csv_put(out, res(any, "flavour"), 0);
+	csv_put(out, unit, 0);
+	csv_put(out, what, 0);
+	csv_put(out, name, 0);
+	csv_put(out, filter, 0);
+	csv_put(out, skbs, 0);
+	snprintf(buf, sizeof(buf), "%d", n);
+	csv_put(out, buf, 0);
+	csv_put(out, built, 0);
+	put_num(stats_median(v, n), 1, 0);
+	put_num(lo, 1, 0);
+	put_num(hi, 1, 1);
+}
+
+static void layout_rows(const char *accel)
+{
+	static const char *const rkeys[] = { "accel", "tag", "engine", "filter", "skbs", NULL };
+	static const char *const mkeys[] = { "accel", "tag", "pair", "filter", "skbs", NULL };
+	const struct csv *m = &run.mratios;
+	int i;
+
+	for (i = 0; i < run.results.nrows; i++) {
+		const struct csv_row *r = &run.results.rows[i];
+		const char *vals[] = { accel, "bench", res(r, "engine"), res(r, "filter"),
+				       res(r, "skbs"), NULL };
+
+		if (!strcmp(res(r, "accel"), accel) && !strcmp(res(r, "tag"), "bench"))
+			layout_row(accel, res(r, "unit"), "figure", vals[2], vals[3], vals[4],
+				   res(r, "median"), lays.results, rkeys, vals);
+	}
+	for (i = 0; i < m->nrows; i++) {
+		const struct csv_row *r = &m->rows[i];
+		const char *vals[] = { accel, "bench", csv_get(m, r, "pair"),
+				       csv_get(m, r, "filter"), csv_get(m, r, "skbs"), NULL };
+
+		if (!strcmp(csv_get(m, r, "accel"), accel) && !strcmp(csv_get(m, r, "tag"), "bench"))
+			layout_row(accel, "ratio", "ratio", vals[2], vals[3], vals[4],
+				   csv_get(m, r, "ratio"), lays.mratios, mkeys, vals);
+	}
+}
+
 static void write_file(const char *dir, const char *name, const char *header,
 		       void (*rows)(const char *accel))
 {
@@ -811,6 +994,7 @@ int main(int argc, char **argv)
 	if (f)
 		fclose(f);
 	run_open(&run, path, f ? ratios : NULL, NULL);
+	layouts_load(&lays, argv[1]);
 	/* the ratios of the medians first: the claims and splits read them */
 	find_pairs();
 	write_file(argv[1], "median-ratios.csv",
@@ -820,12 +1004,16 @@ int main(int argc, char **argv)
 	csv_load(&run.mratios, path);
 	run.has_mratios = 1;
 	write_file(argv[1], "claims.csv",
-		   "accel,kind,flavour,claim,text,cell,ref2014,value,ci_lo,ci_hi,verdict,basis",
+		   "accel,kind,flavour,claim,text,cell,ref2014,value,ci_lo,ci_hi,verdict,basis,"
+		   "layouts,layout_min,layout_max,layout_verdicts",
 		   claims);
 	write_file(argv[1], "decomposition.csv",
 		   "accel,kind,flavour,split,cell,filter,skbs,unit,whole,whole_lo,whole_hi,"
 		   "design,design_lo,design_hi,conversion,conversion_lo,conversion_hi,"
 		   "conversion_vm_num,conversion_vm_den,basis",
 		   splits);
+	write_file(argv[1], "layouts.csv",
+		   "accel,kind,flavour,unit,what,name,filter,skbs,layouts,built,median,min,max",
+		   layout_rows);
 	return 0;
 }

@@ -998,6 +998,70 @@ static void model_table(const char *accel)
 	printf("\n");
 }
 
+/*
+ * The range of a figure or ratio over the code layouts (layouts.csv,
+ * results/mkclaims): "MIN-MAX", or one figure where both read the same.
+ */
+static void layout_cell(const char *accel, const char *what, const char *name, int c)
+{
+	static const char *const keys[] = { "accel", "what", "name", "filter", "skbs", NULL };
+	const char *vals[] = { accel, what, name, cell_get(c, "filter"), cell_get(c, "skbs"), NULL };
+	const struct csv_row *r = csv_find(&run.layouts, keys, vals);
+	const char *fmt = !strcmp(what, "ratio") ? "%.2f" : "%.1f";
+	char lo[24] = "", hi[24] = "", buf[56] = "-";
+
+	if (r) {
+		snprintf(lo, sizeof(lo), fmt, atof(csv_get(&run.layouts, r, "min")));
+		snprintf(hi, sizeof(hi), fmt, atof(csv_get(&run.layouts, r, "max")));
+		snprintf(buf, sizeof(buf), "%s%s%s", lo, strcmp(lo, hi) ? "-" : "",
+			 strcmp(lo, hi) ? hi : "");
+	}
+	printf(" %15s", buf);
+}
+
+/*
+ * "code layouts": each figure and ratio of an accelerator whose kind boots
+ * the bench plan on every code-layout variant (the modeled ones), as its
+ * range over the kernel as built and the variants.
+ */
+static void layouts_table(const char *accel)
+{
+	static const char *const keys[] = { "accel", NULL };
+	const char *vals[] = { accel, NULL };
+	const struct csv_row *any = run.has_layouts ? csv_find(&run.layouts, keys, vals) : NULL;
+	size_t e;
+	int i, c;
+
+	if (!any)
+		return;
+	printf("code layouts, accel=%s: each figure's range, min-max, over %s code layouts\n"
+	       "(the kernel as built and %d variants relinked with seeded padding; layouts.csv):\n",
+	       accel, csv_get(&run.layouts, any, "layouts"),
+	       atoi(csv_get(&run.layouts, any, "layouts")) - 1);
+	header(15);
+	for (e = 0; e < NENGINES; e++) {
+		if (!find(accel, "bench", engines[e].engine, NULL, NULL))
+			continue;
+		printf("%-14s", engines[e].label);
+		for (c = 0; c < ncells(); c++)
+			layout_cell(accel, "figure", engines[e].engine, c);
+		printf("\n");
+	}
+	for (i = 0; i < reg_ratios()->n; i++) {
+		const char *pair = reg_ratios()->rec[i].name;
+		const char *pv[] = { accel, "ratio", pair, NULL };
+		static const char *const pk[] = { "accel", "what", "name", NULL };
+
+		if (!csv_find(&run.layouts, pk, pv))
+			continue;
+		printf("%-14s", pair);
+		for (c = 0; c < ncells(); c++)
+			layout_cell(accel, "ratio", pair, c);
+		printf("\n");
+	}
+	printf("\n");
+}
+
 static void seccomp_cell(const char *accel, const char *engine,
 			 const char *filter, const char *unit)
 {
@@ -1099,6 +1163,8 @@ int main(int argc, char **argv)
 		perf_table(run.accels[a]);
 	for (a = 0; a < run.naccels; a++)
 		model_table(run.accels[a]);
+	for (a = 0; a < run.naccels; a++)
+		layouts_table(run.accels[a]);
 	printf("== 2014 claims, re-tested (commit bd4cf0ed331a; ratios t_old/t_new etc., > 1:\n"
 	       "   the claim's direction; one word: holds / reversed / no difference shown /\n"
 	       "   not measurable)\n");

@@ -32,9 +32,10 @@ fi
 # The tables are made anew; if a step fails, none of them is left (a
 # half-written table is no result).  Plots and cover letter come after.
 rm_outs() {
-	rm -f "$run/results.csv" "$run/ratios.csv" "$run/ratios.tmp" \
+	rm -rf "$run/results.csv" "$run/ratios.csv" "$run/ratios.tmp" \
 		"$run/absolute.csv" "$run/absolute.tmp" \
 		"$run/median-ratios.csv" "$run/claims.csv" "$run/decomposition.csv" \
+		"$run/layouts.csv" "$run/layouts" \
 		"$run/spread.csv" "$run/ratio-spread.csv" \
 		"$run/table.txt" "$run/spread.txt" "$run/ratio-spread.txt" \
 		"$run"/repeat-*/results.csv "$run"/repeat-*/ratios.csv \
@@ -117,6 +118,31 @@ ratios() {
 	done
 }
 ratios "$run"
+# Code-layout runs (docs/model.md, "Code layout"): each boot of a variant
+# that ran the bench plan (a kind with "variants bench" in accels.conf:
+# the modeled accelerators) becomes a run of its own, RUN/layouts/SEED/
+# (run.txt and a link to the boot), with its results.csv and mkclaims'
+# files; mkclaims on RUN then forms each figure's and claim's range over
+# the layouts (layouts.csv, claims.csv's layout columns).
+layout_runs() {
+	rm -rf "$run/layouts"
+	for d in "$run"/*/boot-[0-9]*/; do
+		d=${d%/}
+		seed=$(kv "$d/host.txt" layout)
+		[ -n "$seed" ] || continue
+		[ -f "$d/cells.txt" ] || continue
+		mkdir -p "$run/layouts/$seed"
+		cp "$run/run.txt" "$run/layouts/$seed/run.txt"
+		ln -s "../../$(basename "$(dirname "$d")")/$(basename "$d")" \
+			"$run/layouts/$seed/$(basename "$(dirname "$d")")"
+	done
+	for l in "$run"/layouts/*/; do
+		[ -d "$l" ] || continue
+		"$tools/mkcsv" "$l" > "$l/results.csv"
+		"$tools/mkclaims" "$l"
+	done
+}
+layout_runs
 # The ratios of the medians (engines.conf ratio records, and the pairs of
 # the claims and splits), the 2014 claims and the old/new split (claim and
 # split records) -> median-ratios.csv, claims.csv, decomposition.csv: the

@@ -425,7 +425,7 @@ static const char *get(const struct reg_rec *rec, const char *key)
 static void check_accel(const struct reg *r, const struct reg_rec *rec)
 {
 	const struct reg_rec *fl = reg_find(reg_flavours(), get(rec, "flavour"), 0);
-	const struct reg_rec *in;
+	const struct reg_rec *in, *kr;
 	const char *boot = get(rec, "boot"), *kind = get(rec, "kind");
 	const char *aut = get(rec, "auto");
 	size_t bw = strcspn(boot, " ");
@@ -464,6 +464,10 @@ static void check_accel(const struct reg *r, const struct reg_rec *rec)
 	if (fl && has(rec, "layouts") && strcmp(get(fl, "relink"), "1"))
 		err(r, kline(rec, "layouts"), "accel %s: layouts, but flavour %s does not relink (%s:%d)",
 		    rec->name, fl->name, reg_flavours()->path, fl->line);
+	kr = reg_find(reg_kinds(), kind, 0);
+	if (kr && has(rec, "layouts") && !strcmp(get(kr, "variants"), "none"))
+		err(r, kline(rec, "layouts"), "accel %s: layouts, but kind %s has variants none (%s:%d)",
+		    rec->name, kind, r->path, kr->line);
 	if (has(rec, "quiet")) {
 		int n = words(rec, "quiet", q, 4);
 
@@ -714,6 +718,7 @@ static void check_split(const struct reg *r, const struct reg_rec *rec)
 
 static const struct key kind_keys[] = {
 	K("what", 1, ANY), K("plot", 1, ANY), K("timed", 0, BOOL), K("test", 0, BOOL),
+	ONE("variants", 0, "paired bench none"),
 	END
 };
 

@@ -132,6 +132,10 @@ void run_load_claims(struct run *run, const char *dir)
 		csv_load(&run->mratios, path);
 		run->has_mratios = 1;
 	}
+	if (in_dir(path, sizeof(path), dir, "layouts.csv")) {
+		csv_load(&run->layouts, path);
+		run->has_layouts = 1;
+	}
 }
 
 const char *run_dir_of(const char *path, char *buf, size_t n)

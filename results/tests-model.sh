@@ -115,4 +115,46 @@ broken
 sed -i '1s/ model_window=[0-9]* model_calls=[0-9]*//' "$tmp/b/modeled/cells.txt"
 refused "mkcsv refuses a cell of a modeled accelerator without its window" "cells.txt:1: a cell of a modeled accelerator without model_window" \
 	"$tools/mkcsv" "$tmp/b"
+# Code layout (docs/model.md, "Code layout"): the fixture with two
+# variant boots of the bench plan, as make bench makes them for kind
+# modeled (accels.conf variants bench): one the same as the build, one in
+# which old fprog #2 cache-hit (window 6) mispredicts 20 indirect jumps a
+# call, so that the branch-miss claim holds there and is reversed in the
+# other two layouts.
+rm -rf "$tmp/lay"
+cp -R "$fixture" "$tmp/lay"
+for k in 2 3; do
+	mkdir "$tmp/lay/modeled/boot-$k"
+	cp "$fixture/modeled/cells.txt" "$fixture/modeled/meta.txt" "$fixture/modeled/status" \
+		"$tmp/lay/modeled/boot-$k/"
+	{ cat "$fixture/modeled/host.txt"; echo "layout=${k}1"; } > "$tmp/lay/modeled/boot-$k/host.txt"
+done
+cp "$fixture/modeled/model.txt" "$tmp/lay/modeled/boot-2/model.txt"
+sed 's/^\(window=6 .* ind_miss=\)[0-9]* /\1400000 /' "$fixture/modeled/model.txt" > "$tmp/lay/modeled/boot-3/model.txt"
+lay=$tmp/lay
+expect "layouts: the tables stage makes a run of each variant boot (layouts/21, layouts/31)" sh -c "
+	PLOTS=0 '$(dirname "$0")/mktables.sh' '$lay' '$tools' > /dev/null 2>&1 &&
+	[ -s '$lay/layouts/21/claims.csv' ] && [ -s '$lay/layouts/31/results.csv' ]"
+get() { "$tools/csvget" "$@" 2> /dev/null || echo missing; }
+built=$(get "$lay/results.csv" median accel=modeled tag=bench engine=old filter=fprog2 skbs=1)
+is "$(get "$lay/layouts.csv" layouts accel=modeled what=figure name=old filter=fprog2 skbs=1) $(get "$lay/layouts.csv" min accel=modeled what=figure name=old filter=fprog2 skbs=1) $(get "$lay/layouts.csv" built accel=modeled what=figure name=old filter=fprog2 skbs=1)" \
+	"3 $built $built" "layouts.csv: old fprog #2 cache-hit over 3 layouts, its minimum the kernel as built's"
+expect "layouts.csv: its maximum is the variant's, 18 x 14 cycles dearer" awk -F, -v b="$built" '
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["accel"] == "modeled" && $c["what"] == "figure" && $c["name"] == "old" && $c["filter"] == "fprog2" && $c["skbs"] == 1 {
+		d = $c["max"] - b; found = d > 18 * 14 * 0.99 && d < 18 * 14 * 1.01 }
+	END { exit !found }' "$lay/layouts.csv"
+is "$(get "$lay/claims.csv" verdict accel=modeled claim=model-branch-misses) / $(get "$lay/claims.csv" layout_verdicts accel=modeled claim=model-branch-misses)" \
+	"depends on the layout / reversed 2, holds 1" "claims.csv: the branch-miss claim depends on the layout (reversed in 2, holds in 1)"
+is "$(get "$lay/claims.csv" verdict accel=modeled claim=model-new-faster cell=fprog1-hit) / $(get "$lay/claims.csv" layout_verdicts accel=modeled claim=model-new-faster cell=fprog1-hit)" \
+	"reversed / reversed 3" "claims.csv: a claim with one verdict in every layout keeps it"
+is "$(get "$lay/claims.csv" layouts accel=modeled-arm claim=model-new-faster cell=fprog1-hit)" "" \
+	"claims.csv: no layout columns for an accelerator with no variants (modeled-arm)"
+expect "table.txt: a code-layouts section for modeled only, old fprog #2 cache-hit as a range" sh -c "
+	grep -q '^code layouts, accel=modeled: each figure.s range, min-max, over 3 code layouts' '$lay/table.txt' &&
+	! grep -q '^code layouts, accel=modeled-arm' '$lay/table.txt' &&
+	grep -A4 '^code layouts, accel=modeled:' '$lay/table.txt' | grep -Eq '^old BPF +[0-9.]+ +[0-9.]+ +$(printf '%.1f' "$built")-[0-9.]+ '"
+expect "fixture: a run without variant boots has an empty layouts.csv (its header)" sh -c "
+	[ \"\$(wc -l < '$fixture/layouts.csv')\" = 1 ]"
+
 test_summary

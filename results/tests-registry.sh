@@ -120,6 +120,14 @@ bad_value "a plan option args.conf does not know" "$a" accel icount plan_args "b
 	"accel icount: plan_args: 'bench.sample=5': no arg record 'sample'"
 bad_value "a plan naming an unknown engine (engines.conf)" "$a" accel icount-arm check_plan "bench.engines=oldjit,jjt bench.samples=3" \
 	"no engine record 'jjt'"
+bad_value "a kind's variants not paired, bench or none" "$a" kind modeled variants relink \
+	"kind modeled: variants: 'relink' is not one of"
+# layouts on an accelerator whose kind's figures do not see the layout
+fresh
+awk -v l="$(line_of "$a" accel icount flavour)" '{ print } NR == l { print "\tlayouts\t\t4" }' "$a" > "$a.new"
+mv "$a.new" "$a"
+broken "layouts on a counted accelerator (kind variants none)" "$a" "$(line_of "$a" accel icount layouts)" \
+	"accel icount: layouts, but kind counted has variants none"
 bad_value "a plan option out of its args.conf range" "$a" accel uml check_args "bench.diff_random=100 bench.diff_fuzz=99999" \
 	"'99999' is not a number 0\.\.3600"
 fresh

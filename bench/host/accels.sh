@@ -10,7 +10,8 @@
 #   accel_kind ACCEL      hardware | counted | emulated (accels.conf's kinds)
 #   accel_plan_args ACCEL plan options it defaults to (BENCH_ARGS override)
 #   accel_boots ACCEL     boots make bench gives it
-#   accel_layouts ACCEL   code-layout variants make bench links for it
+#   accel_layouts ACCEL [COMPARE]  code-layout variants make bench links for it
+#   accel_variants ACCEL  what a variant boots: paired, bench or none
 #   accel_unusable ACCEL  why it cannot run here (its needs), or fails
 #   accel_host_txt ACCEL  the host.txt lines the records give (mkcsv)
 #   flavour_kernel BUILD FLAVOUR   the kernel image a flavour boots
@@ -170,15 +171,18 @@ accel_counted_checks() {
 # accel_boots ACCEL: how many boots make bench gives it (BOOTS, else the
 # record's boots, else 1): the unit of replication (docs/statistics.md).
 accel_boots() { echo "${BOOTS:-$(accel_attr "$1" boots || echo 1)}"; }
-# accel_layouts ACCEL: its code-layout variants (docs/statistics.md): the
-# number of LAYOUT_SEEDS, else LAYOUTS, else the record's layouts, else 1;
-# 1 where its flavour's record does not say "relink 1", and for a counted or
-# modeled accelerator.
+# accel_variants ACCEL: what the boots of its code-layout variants run, its
+# kind's variants key: paired (default), bench or none (accels.conf).
+accel_variants() { conf_get "$ACCELS_CONF" kind "$(accel_kind "$1")" variants 2> /dev/null || echo paired; }
+# accel_layouts ACCEL [COMPARE]: its code-layout variants (docs/statistics.md):
+# the number of LAYOUT_SEEDS, else LAYOUTS, else the record's layouts, else 1;
+# 1 where its flavour's record does not say "relink 1" or its kind's
+# variants are none (an instruction count does not see the layout), and,
+# in a make compare run (COMPARE 1), where they boot the bench plan
+# (mkcompare compares the kernels as built).
 accel_layouts() {
 	[ "$(flavour_attr "$(accel_flavour "$1")" relink || true)" = 1 ] || { echo 1; return 0; }
-	# an instruction count does not see the layout; a modelled figure
-	# comes from one boot's bench plan (docs/model.md, "Code layout")
-	case "$(accel_kind "$1")" in counted | modeled) echo 1; return 0 ;; esac
+	case "$(accel_variants "$1")/${2:-0}" in none/* | bench/1) echo 1; return 0 ;; esac
 	if [ -n "${LAYOUT_SEEDS:-}" ]; then
 		# shellcheck disable=SC2086 # a list of numbers
 		set -- $LAYOUT_SEEDS

@@ -53,10 +53,12 @@ for a in $list; do
 	[ "$compare" = 0 ] || [ "$(accel_kind "$a")" != counted ] || nb=1
 	# code-layout variants: the paired boots rounded up to a multiple of
 	# them (run-bench.sh run_plan), and a relink of each per kernel
-	nl=$(accel_layouts "$a")
+	nl=$(accel_layouts "$a" "$compare")
 	link=0
 	if [ "$nl" -gt 1 ]; then
-		nb=$((1 + (nb - 1 + nl - 1) / nl * nl))
+		per=$(( (nb - 1 + nl - 1) / nl ))
+		[ "$per" -ge 1 ] || per=1
+		nb=$((1 + per * nl))
 		link=$((nl * $(flavour_attr "$f" relink_s 2> /dev/null || echo 5)))
 	fi
 	if [ -n "$s" ]; then

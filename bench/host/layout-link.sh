@@ -110,9 +110,9 @@ for seed; do
 		(cd "$work" && ar t vmlinux.a) > "$lay/members.txt"
 		copied=1
 		# Settle the copy: kbuild's first run in it re-makes vmlinux.a (on
-		# x86_64 and i386 the first variant of a batch came out as the
-		# kernel as built, every symbol where it was); after one plain
-		# relink the padded archives are linked as they are.
+		# x86_64 the first variant of a batch came out as the kernel as
+		# built, every symbol where it was); after one plain relink the
+		# padded archives are linked as they are.
 		say "$flavour: settling the copy of the objects (one plain relink)"
 		relink "the copy of the objects"
 	fi

@@ -275,10 +275,11 @@ boot() {
 # shellcheck source=bench/host/quiet.sh
 . "$here/quiet.sh"
 
-# boot_k DIR ACCEL K SEED OUT [LAYOUT]: boot K of ACCEL, OUT's kernel: K =
-# 1 the bench plan into DIR/ACCEL (the kernel as built), else the paired
-# plan into DIR/ACCEL/boot-K (code-layout variant LAYOUT, if any), which
-# passes the quiet gate (quiet_after) or is booted again.
+# boot_k DIR ACCEL K SEED OUT PLAN [LAYOUT]: boot K of ACCEL, OUT's kernel:
+# K = 1 the bench plan into DIR/ACCEL (the kernel as built), else PLAN
+# (paired; on a code-layout variant of a kind whose variants boot the
+# bench plan, bench) into DIR/ACCEL/boot-K (code-layout variant LAYOUT,
+# if any), which passes the quiet gate (quiet_after) or is booted again.
 boot_k() {
 	redo=0
 	if [ "$3" = 1 ]; then
@@ -289,7 +290,7 @@ boot_k() {
 		return 0
 	fi
 	while :; do
-		boot "$1/$2/boot-$3" "$2" paired "$4" "$5" "${6:-}"
+		boot "$1/$2/boot-$3" "$2" "$6" "$4" "$5" "${7:-}"
 		quiet_after "$1/$2/boot-$3" "$2" "$3" && break
 		redo=$((redo + 1))
 		# kept for the audit, out of the boots the figures are formed over
@@ -334,7 +335,8 @@ link_layouts() {
 # variants); boot K of every kernel boots its variant of the same seed.
 run_plan() {
 	nb=$(plan_boots "$2")
-	nl=$(accel_layouts "$2") seeds=''
+	nl=$(accel_layouts "$2" "$( [ -z "$kernels" ] || echo 1)") seeds='' vplan=$(accel_variants "$2")
+	[ "$vplan" = bench ] || vplan=paired
 	if [ "$nl" -gt 1 ]; then
 		per=$(( (nb - 1 + nl - 1) / nl ))
 		[ "$per" -ge 1 ] || per=1
@@ -342,7 +344,7 @@ run_plan() {
 		seeds=$(layout_seeds "$nl" | tr '\n' ' ')
 		# shellcheck disable=SC2086 # a list of seeds
 		link_layouts "$2" $seeds
-		echo "[bench] $2: $nl code-layout variants x $per paired boot(s) each, after the bench plan's boot"
+		echo "[bench] $2: $nl code-layout variants x $per $vplan-plan boot(s) each, after the bench plan's boot"
 	fi
 	quiet_ref=
 	for s in $sides; do
@@ -352,9 +354,13 @@ run_plan() {
 	k=1 order=$sides t0=$(date +%s) t1=
 	while [ "$k" -le "$nb" ]; do
 		seed='' left='' plan=paired lay=''
-		[ "$nb" = 1 ] || seed=$(boot_seed)
+		# a seed of its own for each boot (what the module allocates lands
+		# elsewhere), except where the variants boot the bench plan of a
+		# deterministic kind: there only the code layout moves
+		[ "$nb" = 1 ] || [ "$vplan" = bench ] || seed=$(boot_seed)
 		# shellcheck disable=SC2086 # a list of seeds
 		[ "$k" = 1 ] || [ -z "$seeds" ] || lay=$(printf '%s\n' $seeds | sed -n "$(( (k - 2) % nl + 1 ))p")
+		[ "$k" = 1 ] || [ -z "$seeds" ] || plan=$vplan
 		[ "$k" != 1 ] || plan=bench
 		[ "$k" -le 2 ] || left=", about $(( ($(date +%s) - t1) * (nb - k + 1) / (k - 2) ))s left"
 		[ "$k" != 2 ] || left=" (boot 1 took $((t1 - t0))s)"
@@ -363,7 +369,7 @@ run_plan() {
 			if [ "$nb" != 1 ] || [ -n "$name" ]; then
 				echo "[bench] $2 boot $k/$nb${name:+ of $name}: plan $plan${seed:+, seed $seed}${lay:+, layout $lay}$left"
 			fi
-			boot_k "$(side_dir "$1" "$name")" "$2" "$k" "$seed" "${s#*=}" "$lay"
+			boot_k "$(side_dir "$1" "$name")" "$2" "$k" "$seed" "${s#*=}" "$plan" "$lay"
 		done
 		[ -n "$t1" ] || t1=$(date +%s)
 		# shellcheck disable=SC2086 # a list of NAME=OUT words
