@@ -570,6 +570,9 @@ static void table(const char *accel, const char *what)
 		printf("unit: %s per call, median of %s samples; smaller is better\n",
 		       get(any, "unit"), get(any, "samples"));
 	printf("cpu: %s; clocksource: %s\n", get(any, "cpu"), get(any, "clocksource"));
+	/* what the kernel patched in on that CPU (meta.txt mitigations) */
+	if (csv_has(&run.results, "mitigations") && *get(any, "mitigations"))
+		printf("mitigations: %s\n", get(any, "mitigations"));
 	printf("kernel: %s (Debian linux-source %s), config %s, series %s\n",
 	       get(any, "kernel"), get(any, "debian_version"),
 	       get(any, "config_hash"), get(any, "series_hash"));

@@ -139,6 +139,7 @@ get() { "$tools/csvget" "$@" 2> /dev/null || echo missing; }
 built=$(get "$lay/results.csv" median accel=modeled tag=bench engine=old filter=fprog2 skbs=1)
 is "$(get "$lay/layouts.csv" layouts accel=modeled what=figure name=old filter=fprog2 skbs=1) $(get "$lay/layouts.csv" min accel=modeled what=figure name=old filter=fprog2 skbs=1) $(get "$lay/layouts.csv" built accel=modeled what=figure name=old filter=fprog2 skbs=1)" \
 	"3 $built $built" "layouts.csv: old fprog #2 cache-hit over 3 layouts, its minimum the kernel as built's"
+# shellcheck disable=SC2016
 expect "layouts.csv: its maximum is the variant's, 18 x 14 cycles dearer" awk -F, -v b="$built" '
 	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["accel"] == "modeled" && $c["what"] == "figure" && $c["name"] == "old" && $c["filter"] == "fprog2" && $c["skbs"] == 1 {

@@ -299,6 +299,26 @@ write_meta() {
 		echo "bpf_jit_enable=$(cat /proc/sys/net/core/bpf_jit_enable 2>/dev/null || echo none)"
 		echo "seed=${BENCH_SEED:-}"
 	} > "$1"
+	# the mitigations the kernel chose on this CPU: every file of
+	# /sys/devices/system/cpu/vulnerabilities in vulnerabilities.txt beside
+	# meta.txt, and in brief as meta.txt's mitigations (mkcsv: a column;
+	# mktable: under the heading): of those that change the code the cells
+	# run (indirect branches and returns: spectre_v2, retbleed,
+	# spec_rstack_overflow, indirect_target_selection; kernel entry and exit
+	# in the seccomp cells: meltdown's PTI, mds), what is not "Not
+	# affected", its first clause
+	vuln=/sys/devices/system/cpu/vulnerabilities
+	[ -d "$vuln" ] || return 0
+	for f in "$vuln"/*; do
+		echo "$(basename "$f"): $(cat "$f")"
+	done > "$(dirname "$1")/vulnerabilities.txt"
+	echo "mitigations=$(awk -F': ' -v want="spectre_v2 retbleed spec_rstack_overflow indirect_target_selection meltdown mds" '
+		BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) rank[w[i]] = i }
+		($1 in rank) && $2 != "Not affected" {
+		s = substr($0, length($1) + 3); sub(/^Mitigation: /, "", s); sub(/[;,].*/, "", s)
+		line[rank[$1]] = $1 ": " s }
+		END { for (i = 1; i <= n; i++) if (i in line) printf "%s%s", k++ ? "; " : "", line[i] }' \
+		"$(dirname "$1")/vulnerabilities.txt")" >> "$1"
 }
 
 # The engine registry (bench/engines.conf): what the tests know of each

@@ -1,7 +1,8 @@
 #!/bin/sh
-# Configure (tinyconfig + fragments) and build the guest kernel out of tree,
-# with ccache.  Fails if any option of the fragments did not survive
-# olddefconfig, so a benchmark never runs on a kernel without what it needs.
+# Configure (tinyconfig, or Debian's own configuration, + fragments) and
+# build the guest kernel out of tree, with ccache.  Fails if any option of
+# the fragments did not survive olddefconfig, so a benchmark never runs on
+# a kernel without what it needs.
 #
 # usage: build-kernel.sh TREE OBJ ARCH "FRAGMENT..." TARGET...
 #   FRAGMENT...  one or more fragments (one argument, blank-separated),
@@ -50,6 +51,21 @@ if command -v ccache >/dev/null 2>&1; then
 	cc="$here/kcc.sh $cc" hostcc="ccache gcc"
 fi
 base=${KCONFIG_BASE:-tinyconfig}
+# base debian:NAME: Debian's configuration NAME of the tree's version
+# (/usr/src/linux-config-X.Y/config.NAME.xz, package linux-config-X.Y),
+# its modules turned off (mod2noconfig: the guests load the bench module
+# only); otherwise a make target (tinyconfig).
+debian_config=
+case "$base" in
+debian:*)
+	ver=$(make -s -C "$tree" kernelversion | cut -d. -f1-2)
+	debian_config=/usr/src/linux-config-$ver/config.${base#debian:}.xz
+	[ -f "$debian_config" ] || {
+		echo "[kernel] $debian_config: no such file (apt-get install linux-config-$ver)" >&2
+		exit 1
+	}
+	;;
+esac
 # nm without the plugins of other compilers (a tenth of a build here)
 nm=$("$here/kernel-nm.sh" "$cross")
 
@@ -64,16 +80,29 @@ relink=${RELINK:-0}
 # Regenerate the configuration only when a fragment or the base changed.
 stamp="$obj/.bench-config-input"
 # shellcheck disable=SC2086 # the fragments are a list
-want=$( (echo "$base"; cat $fragments) | sha1sum | cut -c1-40)
+want=$( (echo "$base"; cat $fragments; [ -z "$debian_config" ] || xz -dc "$debian_config") | sha1sum | cut -c1-40)
 names=""
 for f in $fragments; do names="$names${names:+ + }$(basename "$f")"; done
 if [ "$relink" != 1 ] && { [ ! -f "$obj/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; }; then
 	echo "[kernel] configuring $arch: $base + $names"
-	kmake "$base" >/dev/null
+	if [ -n "$debian_config" ]; then
+		xz -dc "$debian_config" > "$obj/.config"
+		kmake olddefconfig >/dev/null
+		kmake mod2noconfig >/dev/null
+	else
+		kmake "$base" >/dev/null
+	fi
 	# shellcheck disable=SC2086
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" $fragments >/dev/null
 	kmake olddefconfig >/dev/null
 	echo "$want" > "$stamp"
+	# what the harness changed of Debian's configuration, listed with the
+	# objects (run-bench.sh copies it into each run)
+	if [ -n "$debian_config" ]; then
+		xz -dc "$debian_config" | "$here/config-diff.sh" - "$obj/.config" > "$obj/debian-config.diff"
+		d=$obj/debian-config.diff
+		echo "[kernel] differences from Debian's $(basename "$debian_config" .xz) ($d): $(grep -c ': m -> n$' "$d") modules off, $(grep -v ': m -> n$' "$d" | grep -c ' -> n$') options that hung on them gone, $(grep -vc ' -> n$' "$d") set for the harness or by the build"
+	fi
 fi
 
 # The settings the fragments ask for, the last one of each option.
@@ -95,6 +124,9 @@ done <<EOT
 $( [ "$relink" = 1 ] || echo "$wanted")
 EOT
 [ "$missing" = 0 ] || { echo "[kernel] fragments $names not satisfied" >&2; exit 1; }
+# CONFIG_ONLY=1: configured and checked, not built (make check's test of
+# a configuration's derivation, bench/host/tests-debian-config.sh)
+[ "${CONFIG_ONLY:-0}" = 0 ] || exit 0
 
 echo "[kernel] building $arch in $obj ($jobs; alone, with an empty ccache 4-9 min, with hits 1-3)"
 start=$(date +%s)

@@ -29,8 +29,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 list=0
 [ "${1:-}" != --list ] || { list=1; shift; }
-# KPACKAGE: the kernel source package (make KERNEL=..., bench/kernels.conf).
-common="${KPACKAGE:-$(kernel_attr "$KERNEL_DEFAULT" package)} build-essential flex bison bc libelf-dev libssl-dev
+# KPACKAGE: the kernel source package (make KERNEL=..., bench/kernels.conf),
+# and Debian's configurations of that version, linux-config-X.Y (flavour
+# x86_64-debian's base, bench/host/build-kernel.sh).
+kpackage=${KPACKAGE:-$(kernel_attr "$KERNEL_DEFAULT" package)}
+common="$kpackage linux-config-${kpackage#linux-source-} build-essential flex bison bc libelf-dev libssl-dev
 	cpio gzip xz-utils ccache qemu-system-x86 busybox-static tcpdump perl
 	linux-perf libseccomp-dev gnuplot-nox xxd"
 # From the flavour records: each one's packages and foreign architecture.

@@ -211,6 +211,9 @@ for s in $sides; do
 	mkdir -p "$sdir"
 	for f in $(for a in $accel; do accel_flavour "$a"; done | sort -u); do
 		cp "${s#*=}/obj-$f/.config" "$sdir/kernel-$f.config"
+		# a kernel configured from Debian's file: what differs from it
+		[ ! -f "${s#*=}/obj-$f/debian-config.diff" ] ||
+			cp "${s#*=}/obj-$f/debian-config.diff" "$sdir/kernel-$f.debian-diff"
 	done
 	{
 		echo "run_id=$run_id"

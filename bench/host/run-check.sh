@@ -10,8 +10,10 @@
 #        CHECK_ACCELS (accelerators for the in-guest tests, default those
 #        whose bench/accels.conf record says check 1: one per flavour),
 #        CHECK_DEBUG (0: not the debug kernel and its short campaign,
-#        default 1; make fuzz runs the long one), CHECK_JOBS (guests and
-#        other single-threaded tests run at a time, default nproc)
+#        default 1; make fuzz runs the long one), CHECK_DEBIAN (1: build
+#        the Debian-configuration kernel and boot it, default 0),
+#        CHECK_JOBS (guests and other single-threaded tests run at a time,
+#        default nproc)
 set -eu
 
 top=$1 build=$2
@@ -181,6 +183,7 @@ stage "2/5 build: tree, kernels of every flavour side by side ($(nproc) job slot
 # the others; each is judged by the initramfs it wrote.
 build_flavours=$DEFAULT_FLAVOURS
 [ "${CHECK_DEBUG:-1}" != 1 ] || build_flavours="$build_flavours debug"
+[ "${CHECK_DEBIAN:-0}" != 1 ] || build_flavours="$build_flavours x86_64-debian"
 # The longest first (build_s), so that the last to end is a short one.
 build_flavours=$(for f in $build_flavours; do echo "$(flavour_attr "$f" build_s 2> /dev/null || echo 0) $f"; done |
 	sort -s -k1,1nr | cut -d" " -f2 | tr "\n" " ")
@@ -407,6 +410,13 @@ done
 # make compare on its fixture patches (icount, uml; the patched kernels
 # start from copies of the baseline's objects, run-compare.sh).
 job_list="$job_list buildcheck perf32 badinput boots compare"
+# The Debian-configuration kernel (flavour x86_64-debian): its
+# configuration derived and checked, not built (tests-debian-config.sh);
+# CHECK_DEBIAN=1 builds it too (about 19 min of 2 cores, cold:
+# docs/build-times.md) and boots it under its icount accelerators
+# (tests-debian-boot.sh).
+job_list="$job_list debian-config"
+[ "${CHECK_DEBIAN:-0}" != 1 ] || job_list="$job_list debian-boot"
 # The counted accelerators' two runs of make check's shortened plan
 # (accels.conf check_plan: icount, icount-arm).
 for a in $counted_checks; do job_list="$job_list counted:$a:1 counted:$a:2"; done
@@ -414,6 +424,12 @@ for a in $counted_checks; do job_list="$job_list counted:$a:1 counted:$a:2"; don
 # accelerator with make bench's plan (identical counts; the invariants of
 # results/tests-model.sh).
 for a in $model_accels; do job_list="$job_list model:$a:1 model:$a:2"; done
+# Each of them that boots code-layout variants (accels.conf layouts, kind
+# variants bench): make bench's runner over one variant, the range of its
+# figures and claims over the two layouts (tests-model-layouts.sh).
+for a in $model_accels; do
+	[ "$(accel_layouts "$a")" = 1 ] || job_list="$job_list layouts:$a"
+done
 # The kvm path end to end under its nested accelerators (accels.conf boot
 # nested): make bench's runner, the tables and the cover letter
 # (tests-nested.sh); make compare on one in tests-make-compare.sh.
@@ -435,7 +451,10 @@ job_s() {
 	badinput) s=32 ;;
 	counted:*) s=12 ;;
 	model:*) s=30 ;;
+	layouts:*) s=120 ;;
 	boots) s=75 ;;
+	debian-config) s=40 ;;
+	debian-boot) s=400 ;;
 	nested:*) s=200 ;;
 	compare) s=1000 ;;
 	esac
@@ -463,7 +482,10 @@ for j in $run_order; do
 		# shellcheck disable=SC2046 # plan options are words
 		job "$j" counted_run "${a%:*}" "${j##*:}" $(plan_args_of "${a%:*}") ;;
 	model:*) a=${j#model:}; job "$j" model_run "${a%:*}" "${j##*:}" ;;
+	layouts:*) job "$j" "$here/tests-model-layouts.sh" "$top" "$build" "${j#layouts:}" ;;
 	boots) job "$j" boots_run ;;
+	debian-config) job "$j" "$here/tests-debian-config.sh" "$top" "$build" "$build/linux" ;;
+	debian-boot) job "$j" "$here/tests-debian-boot.sh" "$top" "$build" ;;
 	nested:*) job "$j" "$here/tests-nested.sh" "$top" "$build" "${j#nested:}" ;;
 	compare) job "$j" "$here/tests-make-compare.sh" "$top" "$build" ;;
 	# A real guest that hangs, panics or overflows its results image.

@@ -18,6 +18,8 @@ here=$top/bench/host
 TEST_PREFIX="$accel: "
 # shellcheck source=bench/host/testlib.sh
 . "$here/testlib.sh"
+# shellcheck source=bench/host/testbench.sh
+. "$here/testbench.sh"
 get() { "$build/tools/csvget" "$@" 2> /dev/null || true; }
 
 flavour=$(accel_flavour "$accel")
@@ -26,17 +28,8 @@ kind=$(accel_kind "$accel")
 what=$(conf_get "$ACCELS_CONF" kind "$kind" what)
 plot=$(conf_get "$ACCELS_CONF" kind "$kind" plot)
 d=$build/check-$accel
-rm -rf "$d"
-mkdir -p "$d"
-run=
-if env RESULTS_DIR="$d" ACCEL="$accel" BOOTS=3 LAYOUT_SEEDS="11 22" QUIET="25 0 1" \
-	"$here/run-bench.sh" "$top" "$build" > "$d.log" 2>&1; then
-	run=$(find "$d" -mindepth 1 -maxdepth 1 -type d | head -n 1)
-	pass "make bench's runner, ACCEL=$accel BOOTS=3 LAYOUT_SEEDS='11 22': probe, 3 boots, tables"
-else
-	fail "make bench's runner, ACCEL=$accel BOOTS=3 LAYOUT_SEEDS='11 22': $(grep -v '^\[' "$d.log" | tail -n 1)"
-	test_summary
-fi
+bench_run "$d" "ACCEL=$accel BOOTS=3 LAYOUT_SEEDS='11 22': probe, 3 boots, tables" \
+	ACCEL="$accel" BOOTS=3 LAYOUT_SEEDS="11 22" QUIET="25 0 1"
 b1=$run/$accel
 
 expect "the explicit ACCEL was probed first" grep -q "^\[bench\] $accel: probe boot" "$d.log"
