@@ -13,7 +13,9 @@
  * cell: the ratio of the two medians, the one place it is formed),
  * claims.csv (one row per accelerator, claim and cell: the 2014 figure,
  * ours with its CI, the verdict and what it rests on) and
- * decomposition.csv (one row per accelerator, split and cell).  The
+ * decomposition.csv (one row per accelerator, split and cell),
+ * layouts.csv (each figure over code layouts) and against.csv (an
+ * accelerator's figures against another's, accels.conf against).  The
  * columns: docs/results.md.
  */
 #include <math.h>
@@ -956,6 +958,47 @@ static void layout_rows(const char *accel)
 	}
 }
 
+/*
+ * against.csv: an accelerator whose record names another (accels.conf
+ * against: the same flavour and kind, another CPU or command line), each
+ * of its bench figures beside that accelerator's in the same cell, their
+ * difference and ratio (e.g. the mitigations a CPU gets against
+ * mitigations=off), where the run has both.
+ */
+static void against_rows(const char *accel)
+{
+	const struct reg_rec *rec = reg_find(reg_accels(), accel, 0);
+	const char *other = rec ? reg_get(rec, "against") : "";
+	int i;
+
+	if (!*other || !run_accel_row(&run, other))
+		return;
+	for (i = 0; i < run.results.nrows; i++) {
+		const struct csv_row *r = &run.results.rows[i], *o;
+		double a, b;
+
+		if (strcmp(res(r, "accel"), accel) || strcmp(res(r, "tag"), "bench"))
+			continue;
+		o = run_result(&run, other, "bench", res(r, "engine"), res(r, "filter"),
+			       res(r, "skbs"));
+		if (!o || !*res(r, "median") || !*res(o, "median"))
+			continue;
+		a = atof(res(r, "median"));
+		b = atof(res(o, "median"));
+		csv_put(out, accel, 0);
+		csv_put(out, other, 0);
+		csv_put(out, res(r, "kind"), 0);
+		csv_put(out, res(r, "unit"), 0);
+		csv_put(out, res(r, "engine"), 0);
+		csv_put(out, res(r, "filter"), 0);
+		csv_put(out, res(r, "skbs"), 0);
+		csv_put(out, res(r, "median"), 0);
+		csv_put(out, res(o, "median"), 0);
+		put_num(a - b, 1, 0);
+		put_num(b > 0 ? a / b : 0, b > 0, 1);
+	}
+}
+
 static void write_file(const char *dir, const char *name, const char *header,
 		       void (*rows)(const char *accel))
 {
@@ -1015,5 +1058,8 @@ int main(int argc, char **argv)
 	write_file(argv[1], "layouts.csv",
 		   "accel,kind,flavour,unit,what,name,filter,skbs,layouts,built,median,min,max",
 		   layout_rows);
+	write_file(argv[1], "against.csv",
+		   "accel,against,kind,unit,engine,filter,skbs,figure,against_figure,delta,ratio",
+		   against_rows);
 	return 0;
 }

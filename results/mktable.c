@@ -53,6 +53,16 @@ static const char *get(const struct csv_row *r, const char *name)
 	return csv_get(&run.results, r, name);
 }
 
+/* The mitigations @accel's guest recorded (meta.txt), or "not recorded". */
+static const char *mitigations_of(const char *accel)
+{
+	const struct csv_row *any = run_accel_row(&run, accel);
+
+	if (!any || !csv_has(&run.results, "mitigations") || !*get(any, "mitigations"))
+		return "not recorded";
+	return get(any, "mitigations");
+}
+
 static void add_engine(const char *name)
 {
 	size_t e;
@@ -571,8 +581,8 @@ static void table(const char *accel, const char *what)
 		       get(any, "unit"), get(any, "samples"));
 	printf("cpu: %s; clocksource: %s\n", get(any, "cpu"), get(any, "clocksource"));
 	/* what the kernel patched in on that CPU (meta.txt mitigations) */
-	if (csv_has(&run.results, "mitigations") && *get(any, "mitigations"))
-		printf("mitigations: %s\n", get(any, "mitigations"));
+	if (strcmp(mitigations_of(accel), "not recorded"))
+		printf("mitigations: %s\n", mitigations_of(accel));
 	printf("kernel: %s (Debian linux-source %s), config %s, series %s\n",
 	       get(any, "kernel"), get(any, "debian_version"),
 	       get(any, "config_hash"), get(any, "series_hash"));
@@ -1065,6 +1075,52 @@ static void layouts_table(const char *accel)
 	printf("\n");
 }
 
+/*
+ * "against": an accelerator's figures beside another's of the same kind
+ * and flavour (accels.conf against; against.csv, results/mkclaims), e.g.
+ * the mitigations a CPU model gets against mitigations=off: per engine
+ * and cell the difference per call and the ratio.
+ */
+static void against_table(const char *accel)
+{
+	static const char *const keys[] = { "accel", "engine", "filter", "skbs", NULL };
+	const struct csv *a = &run.against;
+	const char *any_vals[] = { accel, NULL, NULL, NULL, NULL };
+	const struct csv_row *any = run.has_against ? csv_find(a, keys, any_vals) : NULL;
+	const char *other;
+	size_t e;
+	int c;
+
+	if (!any)
+		return;
+	other = csv_get(a, any, "against");
+	printf("accel=%s against accel=%s (%s per call: the difference, and the ratio):\n",
+	       accel, other, csv_get(a, any, "unit"));
+	printf("  %s: %s\n  %s: %s\n", accel, mitigations_of(accel), other, mitigations_of(other));
+	header(15);
+	for (e = 0; e < NENGINES; e++) {
+		const char *vals[] = { accel, engines[e].engine, NULL, NULL, NULL };
+
+		if (!csv_find(a, keys, vals))
+			continue;
+		printf("%-14s", engines[e].label);
+		for (c = 0; c < ncells(); c++) {
+			const struct csv_row *r;
+			char buf[48] = "-";
+
+			vals[2] = cell_get(c, "filter");
+			vals[3] = cell_get(c, "skbs");
+			r = csv_find(a, keys, vals);
+			if (r)
+				snprintf(buf, sizeof(buf), "%+.1f %.2fx", atof(csv_get(a, r, "delta")),
+					 atof(csv_get(a, r, "ratio")));
+			printf(" %15s", buf);
+		}
+		printf("\n");
+	}
+	printf("\n");
+}
+
 static void seccomp_cell(const char *accel, const char *engine,
 			 const char *filter, const char *unit)
 {
@@ -1168,6 +1224,8 @@ int main(int argc, char **argv)
 		model_table(run.accels[a]);
 	for (a = 0; a < run.naccels; a++)
 		layouts_table(run.accels[a]);
+	for (a = 0; a < run.naccels; a++)
+		against_table(run.accels[a]);
 	printf("== 2014 claims, re-tested (commit bd4cf0ed331a; ratios t_old/t_new etc., > 1:\n"
 	       "   the claim's direction; one word: holds / reversed / no difference shown /\n"
 	       "   not measurable)\n");

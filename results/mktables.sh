@@ -35,7 +35,7 @@ rm_outs() {
 	rm -rf "$run/results.csv" "$run/ratios.csv" "$run/ratios.tmp" \
 		"$run/absolute.csv" "$run/absolute.tmp" \
 		"$run/median-ratios.csv" "$run/claims.csv" "$run/decomposition.csv" \
-		"$run/layouts.csv" "$run/layouts" \
+		"$run/layouts.csv" "$run/layouts" "$run/against.csv" \
 		"$run/spread.csv" "$run/ratio-spread.csv" \
 		"$run/table.txt" "$run/spread.txt" "$run/ratio-spread.txt" \
 		"$run"/repeat-*/results.csv "$run"/repeat-*/ratios.csv \

@@ -464,6 +464,10 @@ static void check_accel(const struct reg *r, const struct reg_rec *rec)
 	if (fl && has(rec, "layouts") && strcmp(get(fl, "relink"), "1"))
 		err(r, kline(rec, "layouts"), "accel %s: layouts, but flavour %s does not relink (%s:%d)",
 		    rec->name, fl->name, reg_flavours()->path, fl->line);
+	in = reg_find(reg_accels(), get(rec, "against"), 0);
+	if (in && (strcmp(get(in, "kind"), kind) || strcmp(get(in, "flavour"), get(rec, "flavour"))))
+		err(r, kline(rec, "against"), "accel %s: against %s, of another kind or flavour (%s:%d)",
+		    rec->name, in->name, r->path, in->line);
 	kr = reg_find(reg_kinds(), kind, 0);
 	if (kr && has(rec, "layouts") && !strcmp(get(kr, "variants"), "none"))
 		err(r, kline(rec, "layouts"), "accel %s: layouts, but kind %s has variants none (%s:%d)",
@@ -729,6 +733,7 @@ static const struct key accel_keys[] = {
 	K("boot", 1, ANY),
 	K("plan_args", 0, PLAN), K("check_plan", 0, PLAN), K("check_args", 0, PLAN),
 	RF("nests", 0, REF, "accel", reg_accels),
+	RF("against", 0, REF, "accel", reg_accels),
 	RF("model", 0, REF, "core", reg_cores),
 	K("auto", 0, ANY), K("needs", 0, ANY), K("cmdline", 0, ANY),
 	K("quiet", 0, ANY), K("run_sd", 0, ANY),

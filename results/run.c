@@ -136,6 +136,10 @@ void run_load_claims(struct run *run, const char *dir)
 		csv_load(&run->layouts, path);
 		run->has_layouts = 1;
 	}
+	if (in_dir(path, sizeof(path), dir, "against.csv")) {
+		csv_load(&run->against, path);
+		run->has_against = 1;
+	}
 }
 
 const char *run_dir_of(const char *path, char *buf, size_t n)

@@ -120,6 +120,10 @@ bad_value "a plan option args.conf does not know" "$a" accel icount plan_args "b
 	"accel icount: plan_args: 'bench.sample=5': no arg record 'sample'"
 bad_value "a plan naming an unknown engine (engines.conf)" "$a" accel icount-arm check_plan "bench.engines=oldjit,jjt bench.samples=3" \
 	"no engine record 'jjt'"
+bad_value "an accelerator against one of another kind" "$a" accel icount-deb-epyc against modeled-deb-off \
+	"accel icount-deb-epyc: against modeled-deb-off, of another kind or flavour"
+bad_value "an accelerator against an unknown one" "$a" accel icount-deb-epyc against icount-deb-of \
+	"accel icount-deb-epyc: against: no accel record 'icount-deb-of'"
 bad_value "a kind's variants not paired, bench or none" "$a" kind modeled variants relink \
 	"kind modeled: variants: 'relink' is not one of"
 # layouts on an accelerator whose kind's figures do not see the layout

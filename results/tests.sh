@@ -252,8 +252,9 @@ expect "mkcsv rejects a run without run.txt" sh -c "! '$tools/mkcsv' '$run' > /d
 
 # The tables stage on the saved fixture runs (results/fixtures/*/: raw
 # guest output and the expected results): results.csv, ratios.csv,
-# absolute.csv, median-ratios.csv, claims.csv, layouts.csv, decomposition.csv,
-# table.txt, spread.txt and the plot data are re-made byte for byte.
+# absolute.csv, median-ratios.csv, claims.csv, layouts.csv, against.csv,
+# decomposition.csv, table.txt, spread.txt and the plot data are re-made
+# byte for byte.
 for fx in "$(dirname "$0")"/fixtures/*/; do
 	name=$(basename "$fx")
 	# (a data fixture that is no run: layout-variants)
@@ -262,7 +263,7 @@ for fx in "$(dirname "$0")"/fixtures/*/; do
 	cp -R "$fx" "$tmp/fx"
 	rm -f "$tmp/fx/results.csv" "$tmp/fx/ratios.csv" "$tmp/fx/absolute.csv" "$tmp/fx/table.txt" "$tmp/fx/spread.txt" "$tmp/fx/ratio-spread.txt" \
 		"$tmp/fx/claims.csv" "$tmp/fx/decomposition.csv" "$tmp/fx/spread.csv" "$tmp/fx/ratio-spread.csv" \
-		"$tmp/fx/median-ratios.csv" "$tmp/fx/layouts.csv"
+		"$tmp/fx/median-ratios.csv" "$tmp/fx/layouts.csv" "$tmp/fx/against.csv"
 	plots=0
 	[ -d "$fx/expected-plots" ] && command -v gnuplot > /dev/null && plots=1
 	if PLOTS=$plots "$(dirname "$0")/mktables.sh" "$tmp/fx" "$tools" > "$tmp/fx.out" 2>&1; then
@@ -270,7 +271,7 @@ for fx in "$(dirname "$0")"/fixtures/*/; do
 	else
 		fail "tables: the stage takes fixture $name: $(tail -n 3 "$tmp/fx.out")"
 	fi
-	for f in results.csv ratios.csv absolute.csv median-ratios.csv claims.csv layouts.csv decomposition.csv spread.csv \
+	for f in results.csv ratios.csv absolute.csv median-ratios.csv claims.csv layouts.csv against.csv decomposition.csv spread.csv \
 		ratio-spread.csv table.txt spread.txt ratio-spread.txt; do
 		[ -f "$fx/$f" ] || continue
 		expect "tables: fixture $name: $f re-made byte for byte" cmp "$fx/$f" "$tmp/fx/$f"
@@ -475,5 +476,25 @@ expect "trend plot: new BPF fprog #1 cache-hit bar at 1.16 (trend-icount.dat)" \
 	sh -c "sed -n '/^# new\$/,/^\$/p' '$fxd/icount-612/expected-plots/trend-icount.dat' | grep -q '^[0-9.]* 1.1602 '"
 expect "trend: none in the table of a run of the default tree (6.1)" \
 	sh -c "! grep -q '^== beside' '$fxd/icount-engines/table.txt' '$fxd/four-accels/table.txt'"
+
+# A mitigations choice against mitigations=off (accels.conf against; the
+# fixture debian-mitigations: Debian's configuration under icount and the
+# model on QEMU's EPYC, with and without mitigations=off, run
+# 20261206-211151): against.csv forms the difference and ratio once, the
+# table prints them under both accelerators' recorded mitigations.
+fxm=$fxd/debian-mitigations
+get() { "$tools/csvget" "$@" 2> /dev/null || echo missing; }
+is "$(get "$fxm/against.csv" against accel=icount-deb-epyc engine=new filter=fprog1 skbs=1) $(get "$fxm/against.csv" delta accel=icount-deb-epyc engine=new filter=fprog1 skbs=1)" \
+	"icount-deb-off $(awk -v a="$(get "$fxm/results.csv" median accel=icount-deb-epyc tag=bench engine=new filter=fprog1 skbs=1)" \
+		-v b="$(get "$fxm/results.csv" median accel=icount-deb-off tag=bench engine=new filter=fprog1 skbs=1)" 'BEGIN { printf "%.6g", a - b }')" \
+	"against: new fprog #1 cache-hit on EPYC's mitigations against mitigations=off, the difference of the two medians"
+is "$(get "$fxm/against.csv" accel accel=icount-deb-off)" missing "against: none for the accelerator without an against key"
+expect "against: the table heads the section with both accelerators' mitigations" sh -c "
+	grep -A2 '^accel=icount-deb-epyc against accel=icount-deb-off (insns per call' '$fxm/table.txt' |
+	grep -q '^  icount-deb-off: spectre_v2: Vulnerable;' &&
+	grep -q '^mitigations: spectre_v2: Retpolines; retbleed: untrained return thunk' '$fxm/table.txt'"
+expect "against: the classic interpreter pays nothing for retpolines, new over 40% (fprog #1 cache-hit)" sh -c "
+	grep -A7 '^accel=icount-deb-epyc against' '$fxm/table.txt' | grep -Eq '^old BPF +\+3\.0 1\.01x' &&
+	grep -A7 '^accel=icount-deb-epyc against' '$fxm/table.txt' | grep -Eq '^new BPF +\+375\.6 1\.42x'"
 
 test_summary
