@@ -329,10 +329,13 @@ counted_run() {
 	*) t "$a: run $i paired ratios parse" sh -c "'$build/tools/mkratios' -a '$a' '$d/$a/paired.txt' > '$d/ratios.csv'" ;;
 	esac
 }
-# the modeled accelerators (kind modeled): make bench's plan of each, as
-# its record has it
+# the modeled accelerators (kind modeled) whose flavour this check built
+# (not the opt-in Debian-configuration ones): make bench's plan of each,
+# as its record has it
 export MODEL_PLUGIN=$build/tools/bpfmodel.so
-model_accels=$(for a in $ACCELS; do [ "$(accel_kind "$a")" != modeled ] || printf '%s ' "$a"; done)
+model_accels=$(for a in $ACCELS; do
+	if [ "$(accel_kind "$a")" = modeled ] && is_built "$(accel_flavour "$a")"; then printf '%s ' "$a"; fi
+done)
 model_run() {
 	# shellcheck disable=SC2046 # the record's plan options are words
 	counted_run "$1" "$2" $(accel_plan_args "$1")
