@@ -118,27 +118,25 @@ void run_load_dir(struct run *run, const char *dir)
 
 void run_load_claims(struct run *run, const char *dir)
 {
+	const struct {
+		const char *name;
+		struct csv *csv;
+		int *has;
+	} files[] = {
+		{ "claims.csv", &run->claims, &run->has_claims },
+		{ "decomposition.csv", &run->splits, &run->has_splits },
+		{ "median-ratios.csv", &run->mratios, &run->has_mratios },
+		{ "layouts.csv", &run->layouts, &run->has_layouts },
+		{ "against.csv", &run->against, &run->has_against },
+	};
 	char path[4096];
+	size_t i;
 
-	if (in_dir(path, sizeof(path), dir, "claims.csv")) {
-		csv_load(&run->claims, path);
-		run->has_claims = 1;
-	}
-	if (in_dir(path, sizeof(path), dir, "decomposition.csv")) {
-		csv_load(&run->splits, path);
-		run->has_splits = 1;
-	}
-	if (in_dir(path, sizeof(path), dir, "median-ratios.csv")) {
-		csv_load(&run->mratios, path);
-		run->has_mratios = 1;
-	}
-	if (in_dir(path, sizeof(path), dir, "layouts.csv")) {
-		csv_load(&run->layouts, path);
-		run->has_layouts = 1;
-	}
-	if (in_dir(path, sizeof(path), dir, "against.csv")) {
-		csv_load(&run->against, path);
-		run->has_against = 1;
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		if (in_dir(path, sizeof(path), dir, files[i].name)) {
+			csv_load(files[i].csv, path);
+			*files[i].has = 1;
+		}
 	}
 }
 
