@@ -545,9 +545,8 @@ static void write_text(void)
 
 		fprintf(f, "accel=%s: %s; cpu %s, config %s\n", accel, run_accel_what(&side[0], accel),
 			csv_get(&side[0].results, r, "cpu"), csv_get(&side[0].results, r, "config_hash"));
-		/* what the kernel patched in on that CPU (meta.txt mitigations) */
-		if (csv_has(&side[0].results, "mitigations") && *csv_get(&side[0].results, r, "mitigations"))
-			fprintf(f, "  mitigations: %s\n", csv_get(&side[0].results, r, "mitigations"));
+		if (*run_accel_mitigations(&side[0], accel))
+			fprintf(f, "  mitigations: %s\n", run_accel_mitigations(&side[0], accel));
 		if (counted)
 			fprintf(f, "  %-14s %-32s %10s %10s %9s %9s %13s  %s\n", "engine", "cell",
 				"baseline", "patched", "delta", "vm insns", "delta/vm insn", "verdict");

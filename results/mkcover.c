@@ -553,9 +553,8 @@ static void accel_table(const char *accel)
 	if (ab)
 		fprintf(out, ", medians %s", run_ci_over(&run.absolute, ab, buf, sizeof(buf)));
 	fprintf(out, "):\n");
-	/* what the kernel patched in on that CPU (meta.txt mitigations) */
-	if (csv_has(&run.results, "mitigations") && *csv_get(&run.results, any, "mitigations"))
-		fprintf(out, "mitigations: %s\n", csv_get(&run.results, any, "mitigations"));
+	if (*run_accel_mitigations(&run, accel))
+		fprintf(out, "mitigations: %s\n", run_accel_mitigations(&run, accel));
 	cells_header();
 	for (e = 0; e < reg_engines()->n; e++) {
 		const struct reg_rec *eng = &reg_engines()->rec[e];

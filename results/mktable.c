@@ -53,14 +53,12 @@ static const char *get(const struct csv_row *r, const char *name)
 	return csv_get(&run.results, r, name);
 }
 
-/* The mitigations @accel's guest recorded (meta.txt), or "not recorded". */
+/* The mitigations @accel's guest recorded, or "not recorded". */
 static const char *mitigations_of(const char *accel)
 {
-	const struct csv_row *any = run_accel_row(&run, accel);
+	const char *m = run_accel_mitigations(&run, accel);
 
-	if (!any || !csv_has(&run.results, "mitigations") || !*get(any, "mitigations"))
-		return "not recorded";
-	return get(any, "mitigations");
+	return *m ? m : "not recorded";
 }
 
 static void add_engine(const char *name)
@@ -580,9 +578,8 @@ static void table(const char *accel, const char *what)
 		printf("unit: %s per call, median of %s samples; smaller is better\n",
 		       get(any, "unit"), get(any, "samples"));
 	printf("cpu: %s; clocksource: %s\n", get(any, "cpu"), get(any, "clocksource"));
-	/* what the kernel patched in on that CPU (meta.txt mitigations) */
-	if (strcmp(mitigations_of(accel), "not recorded"))
-		printf("mitigations: %s\n", mitigations_of(accel));
+	if (*run_accel_mitigations(&run, accel))
+		printf("mitigations: %s\n", run_accel_mitigations(&run, accel));
 	printf("kernel: %s (Debian linux-source %s), config %s, series %s\n",
 	       get(any, "kernel"), get(any, "debian_version"),
 	       get(any, "config_hash"), get(any, "series_hash"));

@@ -228,6 +228,15 @@ const struct csv_row *run_accel_row(const struct run *run, const char *accel)
 	return csv_find(&run->results, keys, values);
 }
 
+const char *run_accel_mitigations(const struct run *run, const char *accel)
+{
+	const struct csv_row *any = run_accel_row(run, accel);
+
+	if (!any || !csv_has(&run->results, "mitigations"))
+		return "";
+	return csv_get(&run->results, any, "mitigations");
+}
+
 const char *run_accel_what(const struct run *run, const char *accel)
 {
 	const struct csv_row *r = run_accel_row(run, accel);

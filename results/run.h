@@ -97,6 +97,12 @@ const struct csv_row *run_absolute(const struct run *run, const char *accel,
 				   const char *skbs);
 /* The first results.csv row of @accel. */
 const struct csv_row *run_accel_row(const struct run *run, const char *accel);
+/*
+ * The mitigations @accel's guest recorded (meta.txt mitigations, a
+ * results.csv column): what its kernel patched in on that CPU; "" when the
+ * run has none.
+ */
+const char *run_accel_mitigations(const struct run *run, const char *accel);
 /* What @accel's figures are: its kind's "what" in accels.conf. */
 const char *run_accel_what(const struct run *run, const char *accel);
 /*
