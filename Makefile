@@ -118,9 +118,9 @@ $(TOOLS)/knobfuzz: bench/guest/knobfuzz.c results/registry.c results/registry.h
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< results/registry.c
 
-$(TOOLS)/mkcsv: results/mkcsv.c results/stats.c results/stats.h results/cell.h
+$(TOOLS)/mkcsv: results/mkcsv.c results/stats.c results/stats.h results/cell.h results/registry.c results/registry.h
 	@mkdir -p $(TOOLS)
-	$(CC) $(HOSTCFLAGS) -o $@ $< results/stats.c -lm
+	$(CC) $(HOSTCFLAGS) $(REGFLAGS) -o $@ $< results/stats.c results/registry.c -lm
 
 # The host tools share the CSV reader, the registries and the statistics.
 HOSTLIB := results/csv.c results/layouts.c results/registry.c results/run.c results/stats.c
@@ -165,7 +165,7 @@ tools: deps-bench $(TOOLS)/knob $(TOOLS)/mkcsv $(TOOLS)/mktable $(TOOLS)/cmpruns
 # (bench/plugin/tests.sh, run by make check).
 $(TOOLS)/bpfmodel.so: bench/plugin/bpfmodel.c bench/plugin/qemu-plugin-api.h bench/plugin/check-qemu.sh
 	@mkdir -p $(TOOLS)
-	$(CC) $(HOSTCFLAGS) -shared -fPIC -fvisibility=hidden -o $@.tmp $<
+	$(CC) $(HOSTCFLAGS) -shared -fPIC -fvisibility=hidden -o $@.tmp $< -lm
 	@$(TOP)/bench/plugin/check-qemu.sh $@.tmp qemu-system-x86_64 qemu-system-i386 qemu-system-arm
 	@mv $@.tmp $@
 

@@ -14,9 +14,10 @@
  * claims.csv (one row per accelerator, claim and cell: the 2014 figure,
  * ours with its CI, the verdict and what it rests on) and
  * decomposition.csv (one row per accelerator, split and cell),
- * layouts.csv (each figure over code layouts) and against.csv (an
- * accelerator's figures against another's, accels.conf against).  The
- * columns: docs/results.md.
+ * layouts.csv (each figure over code layouts), against.csv (an
+ * accelerator's figures against another's, accels.conf against) and
+ * validation.csv (the model's ratios on each core against uml's measured
+ * ones and the instruction count's).  The columns: docs/results.md.
  */
 #include <math.h>
 #include <stdio.h>
@@ -33,7 +34,7 @@ static struct run run;
 /* One row of claims.csv. */
 struct claim {
 	const char *accel, *claim;
-	char text[160], cell[64], ref[32], basis[160];
+	char text[160], cell[64], ref[32], basis[400];
 	const char *verdict;
 	double value, lo, hi;
 	int has_value, has_ci;
@@ -158,7 +159,7 @@ static void emit(const struct claim *c)
 	const char *kind = res(any, "kind");
 	/* a kind that tests a path (accels.conf test 1) measures nothing */
 	int test = kind_flag(kind, "test");
-	char why[160], basis[256], n[16] = "";
+	char why[160], basis[480], n[16] = "";
 	struct over o;
 
 	over_layouts(c, &o);
@@ -404,21 +405,21 @@ static double counter_of(const struct csv_row *r, const char *counter,
  * warm-up, calibration and samples, results/mkcsv.c perf_calls).
  */
 static void counter_basis(char *buf, size_t n, const char *accel,
-			  const char *what, const struct reg_rec *rec)
+			  const char *what, const struct reg_rec *rec,
+			  const char *counter)
 {
 	const struct csv_row *any = run_accel_row(&run, accel);
 	const char *per = reg_get(rec, "per");
 
 	if (!strcmp(res(any, "kind"), "modeled"))
 		snprintf(buf, n, "model %s: %s%s%s, %s, no CI (deterministic)",
-			 res(any, "model_core"), reg_get(rec, "counter"),
-			 *per ? " per " : "", per, what);
+			 res(any, "model_core"), counter, *per ? " per " : "", per, what);
 	else if (!strcmp(per, "perf_calls"))
 		snprintf(buf, n, "perf stat %s: %s per call (perf_calls) over one run of each engine, no CI",
-			 what, reg_get(rec, "counter"));
+			 what, counter);
 	else
 		snprintf(buf, n, "perf stat %s: %s%s%s over one run of each engine, no CI",
-			 what, reg_get(rec, "counter"), *per ? " per " : "", per);
+			 what, counter, *per ? " per " : "", per);
 }
 
 /*
@@ -467,6 +468,108 @@ static const char *counter_verdict(const struct reg_rec *rec, double v)
 }
 
 /*
+ * One cell of a counter claim: @counter of engines @num and @den (@pair)
+ * in @cell, the verdict, figure and basis into @cl.
+ */
+static void judge_counter(struct claim *cl, const char *accel,
+			  const struct reg_rec *rec, const char *counter,
+			  const char *pair, const char *num, const char *den,
+			  const struct reg_rec *cell)
+{
+	const char *per = reg_get(rec, "per");
+	double floor = atof(reg_get_or(rec, "floor", "0")), bo, bn;
+	int modeled = !strcmp(res(run_accel_row(&run, accel), "kind"), "modeled");
+	const struct csv_row *o, *n;
+	char what[96];
+
+	o = run_result(&run, accel, "bench", num, reg_get(cell, "filter"), reg_get(cell, "skbs"));
+	n = run_result(&run, accel, "bench", den, reg_get(cell, "filter"), reg_get(cell, "skbs"));
+	bo = counter_of(o, counter, per);
+	bn = counter_of(n, counter, per);
+	snprintf(what, sizeof(what), "%.31s, %.30s %.30s", pair,
+		 reg_get(cell, "head"), reg_get(cell, "sub"));
+	counter_basis(cl->basis, sizeof(cl->basis), accel, what, rec, counter);
+	if (o && n && *reg_get(rec, "floor") && bo <= floor && bn <= floor) {
+		cl->verdict = "no difference shown";
+		snprintf(cl->basis + strlen(cl->basis), sizeof(cl->basis) - strlen(cl->basis),
+			 "; both <= %g", floor);
+	} else if (o && n && modeled && bn <= 0) {
+		/* a model counts 0 where nothing happens: B has none */
+		cl->verdict = "holds";
+		snprintf(cl->basis + strlen(cl->basis), sizeof(cl->basis) - strlen(cl->basis),
+			 "; %s: 0", den);
+	} else if (bo <= 0 || bn <= 0) {
+		cl->verdict = "not measurable";
+		if (modeled)
+			snprintf(cl->basis, sizeof(cl->basis), "%s", o && n ? "no PMU" :
+				 "no perf stat of both engines");
+		else
+			counter_missing(cl->basis, sizeof(cl->basis), o, n, num, den,
+					counter, per);
+	} else {
+		/* the medians' ratio as median-ratios.csv has it */
+		const struct csv_row *m = strcmp(counter, "median") || *per ? NULL :
+			run_median_ratio(&run, accel, "bench", pair, reg_get(cell, "filter"),
+					 reg_get(cell, "skbs"));
+
+		cl->value = m ? atof(mrat(m, "ratio")) : bo / bn;
+		cl->has_value = 1;
+		cl->verdict = counter_verdict(rec, cl->value);
+	}
+}
+
+/*
+ * A counter claim with "predictors 1" on a modeled accelerator: judged
+ * under each predictor record (cores.conf) on COUNTER_<predictor>; one
+ * verdict where all agree, else "depends on the predictor"; the figure
+ * is that of the core's own predictor (results.csv model_predictor), the
+ * basis lists every predictor's figure and verdict.
+ */
+static void judge_predictors(struct claim *cl, const char *accel,
+			     const struct reg_rec *rec, const char *pair,
+			     const char *num, const char *den,
+			     const struct reg_rec *cell)
+{
+	const struct csv_row *any = run_accel_row(&run, accel);
+	const char *mine = csv_has(&run.results, "model_predictor") ?
+			   res(any, "model_predictor") : "";
+	struct reg *preds = reg_predictors();
+	char list[256] = "", counter[96];
+	size_t used = 0;
+	int p, agree = 1;
+
+	for (p = 0; p < preds->n; p++) {
+		const char *name = preds->rec[p].name;
+		struct claim t = *cl;
+
+		t.has_value = 0;
+		t.value = 0;
+
+		snprintf(counter, sizeof(counter), "%s_%s", reg_get(rec, "counter"), name);
+		judge_counter(&t, accel, rec, counter, pair, num, den, cell);
+		if (!p || !strcmp(name, mine)) {
+			cl->value = t.value;
+			cl->has_value = t.has_value;
+			snprintf(cl->basis, sizeof(cl->basis), "%s", t.basis);
+		}
+		if (p && strcmp(t.verdict, cl->verdict))
+			agree = 0;
+		if (!p)
+			cl->verdict = t.verdict;
+		if (used < sizeof(list))
+			used += t.has_value ?
+				snprintf(list + used, sizeof(list) - used, "%s%s %.3g %s",
+					 p ? ", " : "", name, t.value, t.verdict) :
+				snprintf(list + used, sizeof(list) - used, "%s%s %s",
+					 p ? ", " : "", name, t.verdict);
+	}
+	if (!agree)
+		cl->verdict = "depends on the predictor";
+	snprintf(cl->basis + strlen(cl->basis), sizeof(cl->basis) - strlen(cl->basis),
+		 "; by predictor: %s", list);
+}
+
+/*
  * kind counter: a per-call counter (a perf stat one, or a model_* column)
  * of a pair's engines, in each of the cells (cell or cells), optionally
  * per executed VM instruction (per vm_insns).  Both engines at or under
@@ -475,13 +578,12 @@ static const char *counter_verdict(const struct reg_rec *rec, double v)
 static void claim_counter_pair(const char *accel, const char *flavour,
 			       const struct reg_rec *rec, const char *pair)
 {
-	const char *counter = reg_get(rec, "counter"), *per = reg_get(rec, "per");
-	char cells[REG_MAX][32], num[64], den[64], what[96], ref[REG_MAX][32];
+	char cells[REG_MAX][32], num[64], den[64], ref[REG_MAX][32];
 	int ncl = reg_words(rec, *reg_get(rec, "cells") ? "cells" : "cell", cells, REG_MAX);
 	const struct reg_rec *rr = reg_find(reg_ratios(), reg_get(rec, "ref_ratio"), 0);
 	int nref = rr ? reg_ref(rr, "ref2014", flavour, ref, REG_MAX) : 0;
-	double floor = atof(reg_get_or(rec, "floor", "0"));
-	int c, modeled = !strcmp(res(run_accel_row(&run, accel), "kind"), "modeled");
+	int c, by_predictor = !strcmp(reg_get(rec, "predictors"), "1") &&
+			      !strcmp(res(run_accel_row(&run, accel), "kind"), "modeled");
 
 	if (!split_pair(pair, num, den, sizeof(num))) {
 		fprintf(stderr, "mkclaims: claim %s: pair '%s' is not A/B\n", rec->name,
@@ -491,9 +593,7 @@ static void claim_counter_pair(const char *accel, const char *flavour,
 	for (c = 0; c < ncl; c++) {
 		struct claim cl = { .accel = accel, .claim = rec->name };
 		const struct reg_rec *cell = cell_rec(cells[c]);
-		const struct csv_row *o, *n;
 		int idx = (int)(cell - reg_cells()->rec);
-		double bo, bn;
 
 		if (ncl > 1)
 			snprintf(cl.text, sizeof(cl.text), "%s, %s %s", reg_get(rec, "text"),
@@ -503,42 +603,11 @@ static void claim_counter_pair(const char *accel, const char *flavour,
 		snprintf(cl.cell, sizeof(cl.cell), "%s", cell->name);
 		if (nref == reg_cells()->n)
 			snprintf(cl.ref, sizeof(cl.ref), "%.31s", ref[idx]);
-		o = run_result(&run, accel, "bench", num, reg_get(cell, "filter"), reg_get(cell, "skbs"));
-		n = run_result(&run, accel, "bench", den, reg_get(cell, "filter"), reg_get(cell, "skbs"));
-		bo = counter_of(o, counter, per);
-		bn = counter_of(n, counter, per);
-		snprintf(what, sizeof(what), "%.31s, %.30s %.30s", pair,
-			 reg_get(cell, "head"), reg_get(cell, "sub"));
-		if (o && n && *reg_get(rec, "floor") && bo <= floor && bn <= floor) {
-			cl.verdict = "no difference shown";
-			counter_basis(cl.basis, sizeof(cl.basis), accel, what, rec);
-			snprintf(cl.basis + strlen(cl.basis), sizeof(cl.basis) - strlen(cl.basis),
-				 "; both <= %g", floor);
-		} else if (o && n && modeled && bn <= 0) {
-			/* a model counts 0 where nothing happens: B has none */
-			cl.verdict = "holds";
-			counter_basis(cl.basis, sizeof(cl.basis), accel, what, rec);
-			snprintf(cl.basis + strlen(cl.basis), sizeof(cl.basis) - strlen(cl.basis),
-				 "; %s: 0", den);
-		} else if (bo <= 0 || bn <= 0) {
-			cl.verdict = "not measurable";
-			if (modeled)
-				snprintf(cl.basis, sizeof(cl.basis), "%s", o && n ? "no PMU" :
-					 "no perf stat of both engines");
-			else
-				counter_missing(cl.basis, sizeof(cl.basis), o, n, num, den,
-						counter, per);
-		} else {
-			/* the medians' ratio as median-ratios.csv has it */
-			const struct csv_row *m = strcmp(counter, "median") || *per ? NULL :
-				run_median_ratio(&run, accel, "bench", pair, reg_get(cell, "filter"),
-						 reg_get(cell, "skbs"));
-
-			cl.value = m ? atof(mrat(m, "ratio")) : bo / bn;
-			cl.has_value = 1;
-			cl.verdict = counter_verdict(rec, cl.value);
-			counter_basis(cl.basis, sizeof(cl.basis), accel, what, rec);
-		}
+		if (by_predictor)
+			judge_predictors(&cl, accel, rec, pair, num, den, cell);
+		else
+			judge_counter(&cl, accel, rec, reg_get(rec, "counter"), pair, num,
+				      den, cell);
 		emit(&cl);
 	}
 }
@@ -598,7 +667,7 @@ static void claim_cost(const char *accel, const char *flavour,
 			snprintf(what, sizeof(what), "%s %s over %s %s: +%.1f a call",
 				 reg_get(to, "head"), reg_get(to, "sub"), reg_get(from, "head"),
 				 reg_get(from, "sub"), vb - va);
-			counter_basis(cl.basis, sizeof(cl.basis), accel, what, rec);
+			counter_basis(cl.basis, sizeof(cl.basis), accel, what, rec, reg_get(rec, "counter"));
 		}
 		emit(&cl);
 	}
@@ -999,6 +1068,116 @@ static void against_rows(const char *accel)
 	}
 }
 
+/*
+ * validation.csv: the modelled cycles of each core a modeled accelerator
+ * of flavour x86_64 models (model under every predictor record,
+ * model_also under its own predictor) against uml's ratios
+ * measured on the host that core stands for (bench/measured.conf), and
+ * against the instruction count (icount's, counted_insns): per core,
+ * cell and pair (old/new, old/new2014, new2014/new), the model's ratio,
+ * the instructions', the 2014 commit's, and, where a measured record
+ * names the core, uml's with its CI, how far each is from it and whether
+ * the model is within 10% of it and closer than the instructions.  The
+ * model figures are the kernel as built's (one code layout).
+ */
+static const char *const val_pairs[] = { "old/new", "old/new2014", "new2014/new" };
+
+/* The ratio num/den of column @col in @cell of @accel; 0 when missing. */
+static double col_ratio(const char *accel, const char *col, const char *pair,
+			const struct reg_rec *cell)
+{
+	char num[64], den[64];
+	const struct csv_row *o, *n;
+
+	if (!split_pair(pair, num, den, sizeof(num)))
+		return 0;
+	o = run_result(&run, accel, "bench", num, reg_get(cell, "filter"), reg_get(cell, "skbs"));
+	n = run_result(&run, accel, "bench", den, reg_get(cell, "filter"), reg_get(cell, "skbs"));
+	if (!o || !n || !csv_has(&run.results, col) || atof(res(n, col)) <= 0)
+		return 0;
+	return atof(res(o, col)) / atof(res(n, col));
+}
+
+static void validation_core(const char *accel, const char *core, const char *pred,
+			    const char *col)
+{
+	const struct reg_rec *cr = reg_find(reg_cores(), core, 0);
+	const struct reg_rec *oldnew = reg_find(reg_ratios(), "old/new", 0);
+	struct reg *ms = reg_measured();
+	char ref[REG_MAX][32], w[REG_MAX][32], key[48];
+	int nref = oldnew ? reg_ref(oldnew, "ref2014", "x86_64", ref, REG_MAX) : 0;
+	int own = cr && !strcmp(reg_get(cr, "predictor"), pred);
+	size_t p;
+	int c, m;
+
+	for (p = 0; p < sizeof(val_pairs) / sizeof(val_pairs[0]); p++)
+		for (c = 0; c < reg_cells()->n; c++) {
+			const struct reg_rec *cell = &reg_cells()->rec[c];
+			double model = col_ratio(accel, col, val_pairs[p], cell);
+			double insns = col_ratio(accel, "counted_insns", val_pairs[p], cell);
+			const struct reg_rec *mr = NULL;
+			double uml = 0, lo = 0, hi = 0;
+
+			if (model <= 0)
+				continue;
+			snprintf(key, sizeof(key), "ratio.%s", val_pairs[p]);
+			for (m = 0; m < ms->n && own && !mr; m++)
+				if (!strcmp(reg_get(&ms->rec[m], "core"), core) &&
+				    reg_words(&ms->rec[m], key, w, REG_MAX) == reg_cells()->n &&
+				    sscanf(w[c], "%lf:%lf:%lf", &uml, &lo, &hi) == 3)
+					mr = &ms->rec[m];
+			csv_put(out, accel, 0);
+			csv_put(out, core, 0);
+			csv_put(out, pred, 0);
+			csv_put(out, own ? "1" : "0", 0);
+			csv_put(out, cr ? reg_get(cr, "year") : "", 0);
+			csv_put(out, cell->name, 0);
+			csv_put(out, val_pairs[p], 0);
+			csv_put(out, p < 2 && nref == reg_cells()->n ? ref[c] : "", 0);
+			put_num(model, 1, 0);
+			put_num(insns, insns > 0, 0);
+			csv_put(out, mr ? mr->name : "", 0);
+			put_num(uml, mr != NULL, 0);
+			put_num(lo, mr != NULL, 0);
+			put_num(hi, mr != NULL, 0);
+			put_num(100 * (model / uml - 1), mr != NULL, 0);
+			put_num(100 * (insns / uml - 1), mr && insns > 0, 0);
+			csv_put(out, !mr ? "" : fabs(model / uml - 1) <= 0.10 ? "1" : "0", 0);
+			csv_put(out, !mr || insns <= 0 ? "" :
+				fabs(log(model / uml)) < fabs(log(insns / uml)) ? "1" : "0", 1);
+		}
+}
+
+/*
+ * The accelerator's own core under every predictor record (its
+ * model_cycles_P), each further core under its own predictor.
+ */
+static void validation_rows(const char *accel)
+{
+	const struct csv_row *any = run_accel_row(&run, accel);
+	struct reg *preds = reg_predictors();
+	char also[4][32], col[96];
+	const struct reg_rec *cr;
+	int n, i;
+
+	if (strcmp(res(any, "kind"), "modeled") || strcmp(res(any, "flavour"), "x86_64") ||
+	    !csv_has(&run.results, "model_core"))
+		return;
+	for (i = 0; i < preds->n; i++) {
+		snprintf(col, sizeof(col), "model_cycles_%.40s", preds->rec[i].name);
+		validation_core(accel, res(any, "model_core"), preds->rec[i].name, col);
+	}
+	if (!csv_has(&run.results, "model_also"))
+		return;
+	n = sscanf(res(any, "model_also"), "%31s %31s %31s %31s", also[0], also[1], also[2],
+		   also[3]);
+	for (i = 0; i < n; i++) {
+		cr = reg_find(reg_cores(), also[i], 0);
+		snprintf(col, sizeof(col), "model_cycles_core_%.31s", also[i]);
+		validation_core(accel, also[i], cr ? reg_get(cr, "predictor") : "", col);
+	}
+}
+
 static void write_file(const char *dir, const char *name, const char *header,
 		       void (*rows)(const char *accel))
 {
@@ -1061,5 +1240,10 @@ int main(int argc, char **argv)
 	write_file(argv[1], "against.csv",
 		   "accel,against,kind,unit,engine,filter,skbs,figure,against_figure,delta,ratio",
 		   against_rows);
+	write_file(argv[1], "validation.csv",
+		   "accel,core,predictor,own,year,cell,pair,ref2014,model,insns,measured,uml,uml_lo,"
+		   "uml_hi,"
+		   "model_off_pct,insns_off_pct,within10,closer",
+		   validation_rows);
 	return 0;
 }

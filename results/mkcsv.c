@@ -27,9 +27,10 @@
 #include <string.h>
 
 #include "cell.h"
+#include "registry.h"
 #include "stats.h"
 
-#define MAX_KV 96
+#define MAX_KV 160
 
 struct kv {
 	int n;
@@ -78,8 +79,11 @@ static void kv_set(struct kv *kv, const char *key, const char *val)
 		if (!strcmp(kv->key[i], key))
 			break;
 	if (i == kv->n) {
-		if (kv->n == MAX_KV)
-			return;
+		if (kv->n == MAX_KV) {
+			fprintf(stderr, "mkcsv: more than %d keys in one record (at %s)\n",
+				MAX_KV, key);
+			exit(1);
+		}
 		kv->n++;
 	}
 	snprintf(kv->key[i], sizeof(kv->key[i]), "%s", key);
@@ -192,7 +196,7 @@ static void put_field(const char *s)
  * then every other key a cell, an accelerator or the run carries, in the
  * order they first appear (nothing the guest wrote is dropped).
  */
-#define MAX_EXTRA	128
+#define MAX_EXTRA	256
 
 struct row {
 	struct kv cell;
@@ -367,15 +371,13 @@ static void kv_del(struct kv *kv, const char *key);
  * line with model_window=K model_calls=N gets, per call, as model_<name>.
  */
 static const char *const model_counters[] = {
-	"insns", "cond", "cond_miss", "cond_miss_bimodal", "ind", "ind_miss",
-	"ind_miss_btb", "ret", "ret_miss", "l1i_acc", "l1i_miss", "l1d_acc",
-	"l1d_miss", "l2_acc", "l2_miss",
+	"insns", "cond", "cond_taken", "cond_miss", "cond_miss_bimodal",
+	"cond_miss_tage", "ind", "ind_miss", "ind_miss_btb", "ind_miss_ittage",
+	"ret", "ret_miss", "l1i_acc", "l1i_miss", "l1d_acc", "l1d_miss",
+	"l2_acc", "l2_miss",
 };
 
 #define NMODEL (sizeof(model_counters) / sizeof(model_counters[0]))
-
-/* Indices of model_counters[] the sums below use. */
-enum { M_COND_MISS = 2, M_IND_MISS = 5, M_IND_MISS_BTB = 6, M_RET_MISS = 8 };
 
 /* A figure per call (model, perf stat): small ones keep 4 significant digits. */
 static void set_model_num(struct kv *kv, const char *key, double v)
@@ -386,8 +388,13 @@ static void set_model_num(struct kv *kv, const char *key, double v)
 	kv_set(kv, key, buf);
 }
 
-/* The line of window @w in @path into @kv; -1 when there is none. */
-static int model_window(const char *path, const char *w, struct kv *kv)
+/*
+ * The line of window @w of core @core in @path into @kv (a line without
+ * core=, of a plugin that modelled one core, is its first core's: @first);
+ * -1 when there is none.
+ */
+static int model_window(const char *path, const char *w, const char *core,
+			int first, struct kv *kv)
 {
 	char line[2048], key[48];
 	FILE *f = fopen(path, "r");
@@ -396,41 +403,94 @@ static int model_window(const char *path, const char *w, struct kv *kv)
 	if (!f)
 		return -1;
 	snprintf(key, sizeof(key), "window=%s ", w);
-	while (found && fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, strlen(key)))
-			found = parse_pairs(line, kv);
+	while (found && fgets(line, sizeof(line), f)) {
+		struct kv one = { 0 };
+		const char *c;
+
+		if (strncmp(line, key, strlen(key)) || parse_pairs(line, &one))
+			continue;
+		c = kv_get(&one, "core");
+		if (c ? !strcmp(c, core) : first) {
+			*kv = one;
+			found = 0;
+		}
+	}
 	fclose(f);
 	return found;
 }
 
-/*
- * An accelerator of kind modeled (host.txt model_formula: the core record's
- * formula "COUNTER:WEIGHT ..."): each cell's figures become the modelled
- * cycles per call of its window, the icount figure is kept as
- * counted_insns, and every counter per call is a model_<name> column.  A
- * cell without its window is an error: its figure would be in another unit.
- */
-static int read_model(const char *dir, struct kv *cell, const struct kv *acc,
-		      const char *where)
+/* Index of model counter @name in model_counters[]; NMODEL when none. */
+static size_t model_index(const char *name)
 {
-	const char *formula = kv_get(acc, "model_formula");
-	const char *w = kv_get(cell, "model_window"), *n = kv_get(cell, "model_calls");
-	char path[8192], buf[256], *tok, *save = NULL;
-	struct kv win = { 0 };
-	double calls, cycles = 0, per[NMODEL];
 	size_t i;
 
-	if (!formula)
-		return 0;
-	snprintf(path, sizeof(path), "%s/model.txt", dir);
-	calls = n ? atof(n) : 0;
-	if (!w || calls <= 0) {
-		fprintf(stderr, "mkcsv: %s: a cell of a modeled accelerator without model_window and model_calls\n",
-			where);
+	for (i = 0; i < NMODEL && strcmp(name, model_counters[i]); i++)
+		;
+	return i;
+}
+
+/*
+ * The figures of predictor record @p (cores.conf: which counters are its
+ * conditional and indirect mispredictions) from the counters per call
+ * @per: @fig[0] its conditional mispredictions, [1] its indirect ones, [2]
+ * all (with the return stack's, the same under every record) and [3] the
+ * cycles, the core's @formula with its term "mispredicts" taken as this
+ * predictor's.  -1 on a bad record or formula.
+ */
+static int predictor_figures(const struct reg_rec *p, const double *per,
+			     const char *formula, const char *where, double *fig)
+{
+	size_t c = model_index(reg_get(p, "cond")), i = model_index(reg_get(p, "ind"));
+	char buf[256], *tok, *save = NULL;
+
+	if (c == NMODEL || i == NMODEL) {
+		fprintf(stderr, "mkcsv: predictor %s: cond '%s' or ind '%s' is no model counter\n",
+			p->name, reg_get(p, "cond"), reg_get(p, "ind"));
+		return -1;
+	}
+	fig[0] = per[c];
+	fig[1] = per[i];
+	fig[2] = per[c] + per[i] + per[model_index("ret_miss")];
+	fig[3] = 0;
+	snprintf(buf, sizeof(buf), "%s", formula);
+	for (tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		char *colon = strchr(tok, ':');
+		size_t k;
+
+		if (colon)
+			*colon++ = '\0';
+		k = model_index(tok);
+		if (!colon || (k == NMODEL && strcmp(tok, "mispredicts"))) {
+			fprintf(stderr, "mkcsv: %s: model_formula: '%s' is not COUNTER:WEIGHT of a model counter or mispredicts\n",
+				where, tok);
+			return -1;
+		}
+		fig[3] += (k == NMODEL ? fig[2] : per[k]) * atof(colon);
+	}
+	return 0;
+}
+
+/*
+ * The counters of window @w of @core (@first: the plugin's first core) in
+ * @path, per call of @calls, into @per; the line refused when a start
+ * marker came inside its window.  Non-zero on an error, told.
+ */
+static int window_counters(const char *path, const char *w, const char *core,
+			   int first, double calls, double *per, const char *where)
+{
+	struct kv win = { 0 };
+	const char *restarts;
+	size_t i;
+
+	if (model_window(path, w, core, first, &win)) {
+		fprintf(stderr, "mkcsv: %s: window %s of core %s is not in %s\n", where, w,
+			core, path);
 		return 1;
 	}
-	if (model_window(path, w, &win)) {
-		fprintf(stderr, "mkcsv: %s: window %s is not in %s\n", where, w, path);
+	restarts = kv_get(&win, "restarts");
+	if (restarts && atof(restarts) > 0) {
+		fprintf(stderr, "mkcsv: %s: window %s had %s start markers inside it\n",
+			path, w, restarts);
 		return 1;
 	}
 	for (i = 0; i < NMODEL; i++) {
@@ -442,30 +502,114 @@ static int read_model(const char *dir, struct kv *cell, const struct kv *acc,
 			return 1;
 		}
 		per[i] = atof(v) / calls;
+	}
+	return 0;
+}
+
+/* Core record @core's predictor record (its key predictor), or NULL, told. */
+static const struct reg_rec *core_predictor(const char *core, const char *where)
+{
+	const struct reg_rec *cr = reg_find(reg_cores(), core, 0);
+	const struct reg_rec *p = cr ? reg_find(reg_predictors(), reg_get(cr, "predictor"), 0) : NULL;
+
+	if (!p)
+		fprintf(stderr, "mkcsv: %s: core %s: no such core record, or its predictor is no predictor record of cores.conf\n",
+			where, core);
+	return p;
+}
+
+/*
+ * The further cores of an accelerator (host.txt model_also, accels.conf):
+ * each core C's mispredictions and cycles with its own predictor and
+ * formula (cores.conf), model_mispredicts_core_C and model_cycles_core_C.
+ */
+static int model_also(const char *path, struct kv *cell, const struct kv *acc,
+		      const char *w, double calls, const char *where)
+{
+	const char *also = kv_get(acc, "model_also");
+	char list[256], key[96], *tok, *save = NULL;
+	double per[NMODEL], fig[4];
+
+	snprintf(list, sizeof(list), "%s", also ? also : "");
+	for (tok = strtok_r(list, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		const struct reg_rec *p = core_predictor(tok, where);
+
+		if (!p || window_counters(path, w, tok, 0, calls, per, where) ||
+		    predictor_figures(p, per, reg_get(reg_find(reg_cores(), tok, 0), "cycles"),
+				      where, fig))
+			return 1;
+		snprintf(key, sizeof(key), "model_mispredicts_core_%s", tok);
+		set_model_num(cell, key, fig[2]);
+		snprintf(key, sizeof(key), "model_cycles_core_%s", tok);
+		set_num(cell, key, fig[3]);
+	}
+	return 0;
+}
+
+/*
+ * An accelerator of kind modeled (host.txt model_formula: the core record's
+ * formula "COUNTER:WEIGHT ..."; model_core: the core, whose predictor key
+ * names the predictor of its figures): each cell's figures become the
+ * modelled cycles per call of its window with that predictor, the icount
+ * figure is kept as counted_insns, every counter per call is a
+ * model_<name> column, every predictor record P's figures are
+ * model_cond_miss_P, model_ind_miss_P, model_mispredicts_P and
+ * model_cycles_P, and each further core's are model_*_core_C
+ * (model_also).  A cell without its window, or a window with a start
+ * marker inside it, is an error: its figure would be in another unit, or
+ * of another span.
+ */
+static int read_model(const char *dir, struct kv *cell, const struct kv *acc,
+		      const char *where)
+{
+	static const char *const fig_col[] = {
+		"model_cond_miss_%s", "model_ind_miss_%s", "model_mispredicts_%s",
+		"model_cycles_%s",
+	};
+	const char *formula = kv_get(acc, "model_formula");
+	const char *w = kv_get(cell, "model_window"), *n = kv_get(cell, "model_calls");
+	const char *core = kv_get(acc, "model_core");
+	const struct reg_rec *mine;
+	struct reg *preds = reg_predictors();
+	char path[8192], buf[256];
+	double calls, cycles = 0, per[NMODEL], fig[4];
+	size_t i, k;
+	int p;
+
+	if (!formula)
+		return 0;
+	mine = core_predictor(core ? core : "(none)", where);
+	snprintf(path, sizeof(path), "%s/model.txt", dir);
+	calls = n ? atof(n) : 0;
+	if (!w || calls <= 0) {
+		fprintf(stderr, "mkcsv: %s: a cell of a modeled accelerator without model_window and model_calls\n",
+			where);
+		return 1;
+	}
+	if (!mine || window_counters(path, w, core, 1, calls, per, where))
+		return 1;
+	for (i = 0; i < NMODEL; i++) {
 		snprintf(buf, sizeof(buf), "model_%s", model_counters[i]);
 		set_model_num(cell, buf, per[i]);
 	}
-	/* every misprediction, with the history or the last-target indirect predictor */
-	set_model_num(cell, "model_mispredicts",
-		      per[M_COND_MISS] + per[M_IND_MISS] + per[M_RET_MISS]);
-	set_model_num(cell, "model_mispredicts_btb",
-		      per[M_COND_MISS] + per[M_IND_MISS_BTB] + per[M_RET_MISS]);
-	snprintf(buf, sizeof(buf), "%s", formula);
-	for (tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-		char *colon = strchr(tok, ':');
-
-		if (colon)
-			*colon++ = '\0';
-		for (i = 0; colon && i < NMODEL; i++)
-			if (!strcmp(tok, model_counters[i]))
-				break;
-		if (!colon || i == NMODEL) {
-			fprintf(stderr, "mkcsv: %s: model_formula: '%s' is not COUNTER:WEIGHT of a model counter\n",
-				where, tok);
+	for (p = 0; p < preds->n; p++) {
+		if (predictor_figures(&preds->rec[p], per, formula, where, fig))
 			return 1;
+		for (k = 0; k < 4; k++) {
+			snprintf(buf, sizeof(buf), fig_col[k], preds->rec[p].name);
+			if (k == 3)
+				set_num(cell, buf, fig[k]);
+			else
+				set_model_num(cell, buf, fig[k]);
 		}
-		cycles += per[i] * atof(colon);
+		if (&preds->rec[p] == mine) {
+			cycles = fig[3];
+			set_model_num(cell, "model_mispredicts", fig[2]);
+			kv_set(cell, "model_predictor", mine->name);
+		}
 	}
+	if (model_also(path, cell, acc, w, calls, where))
+		return 1;
 	kv_set(cell, "counted_insns", kv_get(cell, "median"));
 	set_num(cell, "model_cycles", cycles);
 	set_num(cell, "min", cycles);

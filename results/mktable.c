@@ -949,48 +949,73 @@ static void perf_table(const char *accel)
 
 /*
  * The model's counters per call (accelerators of kind modeled: results.csv
- * model_* columns, results/mkcsv), one block per cell of the table.
+ * model_* columns, results/mkcsv), one block per cell of the table: the
+ * instructions and branches, every predictor record's mispredictions
+ * (model_mispredicts_<predictor>), the cache misses and the cycles.
  */
-static const struct {
-	const char *col, *head;
-} model_cols[] = {
-	{ "model_insns", "insns" },
-	{ "model_cond", "cond br" },
-	{ "model_cond_miss", "cond miss" },
-	{ "model_ind", "indirect" },
-	{ "model_ind_miss", "ind miss" },
-	{ "model_ind_miss_btb", "BTB only" },
-	{ "model_ret_miss", "ret miss" },
-	{ "model_l1i_miss", "L1I miss" },
-	{ "model_l1d_miss", "L1D miss" },
-	{ "model_l2_miss", "L2 miss" },
-	{ "model_cycles", "cycles" },
+#define MODEL_COLS_MAX	(8 + REG_MAX)
+
+struct model_col {
+	char col[64], head[16];
 };
 
-#define NMODEL_COLS (sizeof(model_cols) / sizeof(model_cols[0]))
+static size_t model_cols(struct model_col *cols)
+{
+	static const char *const fixed[][2] = {
+		{ "model_insns", "insns" }, { "model_cond", "cond br" },
+		{ "model_ind", "indirect" }, { "model_ret", "returns" },
+		{ NULL, NULL },
+		{ "model_l1i_miss", "L1I miss" }, { "model_l1d_miss", "L1D miss" },
+		{ "model_l2_miss", "L2 miss" }, { "model_cycles", "cycles" },
+	};
+	struct reg *preds = reg_predictors();
+	size_t n = 0, f;
+	int p;
+
+	for (f = 0; f < sizeof(fixed) / sizeof(fixed[0]); f++) {
+		if (fixed[f][0]) {
+			snprintf(cols[n].col, sizeof(cols[n].col), "%s", fixed[f][0]);
+			snprintf(cols[n].head, sizeof(cols[n].head), "%s", fixed[f][1]);
+			n++;
+			continue;
+		}
+		for (p = 0; p < preds->n && n < MODEL_COLS_MAX; p++, n++) {
+			snprintf(cols[n].col, sizeof(cols[n].col), "model_mispredicts_%.40s",
+				 preds->rec[p].name);
+			snprintf(cols[n].head, sizeof(cols[n].head), "%.8s miss",
+				 preds->rec[p].name);
+		}
+	}
+	return n;
+}
 
 static void model_table(const char *accel)
 {
 	const struct csv_row *any = run_accel_row(&run, accel);
-	size_t e, k;
-	int c;
+	struct model_col cols[MODEL_COLS_MAX];
+	size_t e, k, ncols = model_cols(cols);
+	struct reg *preds = reg_predictors();
+	int c, p;
 
 	if (!csv_has(&run.results, "model_formula") || !*get(any, "model_formula"))
 		return;
 	printf("model counters per call, accel=%s: core %s, %s; counted in the\n"
 	       "instruction and address stream QEMU executed: a MODEL, not hardware counters\n"
-	       "(docs/model.md). ind miss: history-based indirect predictor; BTB only: a\n"
-	       "last-target BTB on the same jumps. cycles = %s\n",
-	       accel, get(any, "model_core"), get(any, "model_title"),
-	       get(any, "model_formula"));
+	       "(docs/model.md). X miss: every misprediction (conditional, indirect, return)\n"
+	       "with predictor X:\n",
+	       accel, get(any, "model_core"), get(any, "model_title"));
+	for (p = 0; p < preds->n; p++)
+		printf("  %-7s %s\n", preds->rec[p].name, reg_get(&preds->rec[p], "title"));
+	printf("cycles = %s, mispredicts those of %s\n", get(any, "model_formula"),
+	       csv_has(&run.results, "model_predictor") ? get(any, "model_predictor") : "?");
 	for (c = 0; c < ncells(); c++) {
 		char head[64];
 
 		snprintf(head, sizeof(head), "%s %s", cell_get(c, "head"),
 			 cell_get(c, "sub"));
 		printf("%-20s", head);
-		for (k = 0; k < NMODEL_COLS; k++)
-			printf(" %9s", model_cols[k].head);
+		for (k = 0; k < ncols; k++)
+			printf(" %11s", cols[k].head);
 		printf("\n");
 		for (e = 0; e < NENGINES; e++) {
 			const struct csv_row *r = find(accel, "bench", engines[e].engine,
@@ -1000,8 +1025,9 @@ static void model_table(const char *accel)
 			if (!r)
 				continue;
 			printf("%-20s", engines[e].label);
-			for (k = 0; k < NMODEL_COLS; k++)
-				printf(" %9.2f", atof(get(r, model_cols[k].col)));
+			for (k = 0; k < ncols; k++)
+				printf(" %11.2f", csv_has(&run.results, cols[k].col) ?
+				       atof(get(r, cols[k].col)) : 0);
 			printf("\n");
 		}
 	}
@@ -1118,6 +1144,200 @@ static void against_table(const char *accel)
 	printf("\n");
 }
 
+/*
+ * The model against uml's measured ratios and the 2014 design by era
+ * (validation.csv, results/mkclaims): the row of @accel, core @core under
+ * predictor @pred (NULL: the core's own), of measured record @measured
+ * (NULL: any), in cell @c and pair @pair.
+ */
+static const struct csv_row *vfind(const char *accel, const char *core, const char *pred,
+				   const char *measured, int c, const char *pair)
+{
+	const struct csv *v = &run.validation;
+	int i;
+
+	for (i = 0; run.has_validation && i < v->nrows; i++) {
+		const struct csv_row *r = &v->rows[i];
+
+		if (!strcmp(csv_get(v, r, "accel"), accel) &&
+		    (!core || !strcmp(csv_get(v, r, "core"), core)) &&
+		    (pred ? !strcmp(csv_get(v, r, "predictor"), pred) :
+			    !strcmp(csv_get(v, r, "own"), "1")) &&
+		    (!measured || !strcmp(csv_get(v, r, "measured"), measured)) &&
+		    !strcmp(csv_get(v, r, "cell"), reg_cells()->rec[c].name) &&
+		    !strcmp(csv_get(v, r, "pair"), pair))
+			return r;
+	}
+	return NULL;
+}
+
+static const char *vget(const struct csv_row *r, const char *col)
+{
+	return csv_get(&run.validation, r, col);
+}
+
+#define VLABEL	30
+#define VCELL	18
+
+/* The heading of the two tables: the cells, under a label column. */
+static void vheader(void)
+{
+	int c;
+
+	printf("  %-*s", VLABEL, "");
+	for (c = 0; c < ncells(); c++)
+		printf(" %*s", VCELL, cell_get(c, "head"));
+	printf("\n  %-*s", VLABEL, "");
+	for (c = 0; c < ncells(); c++)
+		printf(" %*s", VCELL, cell_get(c, "sub"));
+	printf("\n");
+}
+
+/* One line of the two tables: @label, then @what of each cell's row (or "-"). */
+static void vline(const char *label, const char *accel, const char *core, const char *pred,
+		  const char *measured, const char *pair, const char *what)
+{
+	int c;
+
+	printf("  %-*s", VLABEL, label);
+	for (c = 0; c < ncells(); c++) {
+		const struct csv_row *r = vfind(accel, core, pred, measured, c, pair);
+		char buf[48] = "-";
+
+		if (r && !strcmp(what, "uml") && *vget(r, "uml"))
+			snprintf(buf, sizeof(buf), "%.2f [%.2f, %.2f]", atof(vget(r, "uml")),
+				 atof(vget(r, "uml_lo")), atof(vget(r, "uml_hi")));
+		else if (r && !strcmp(what, "ref2014") && *vget(r, "ref2014"))
+			snprintf(buf, sizeof(buf), "%s", vget(r, "ref2014"));
+		else if (r && !strcmp(what, "model_off") && *vget(r, "model_off_pct"))
+			snprintf(buf, sizeof(buf), "%.2f (%+.0f%%)", atof(vget(r, "model")),
+				 atof(vget(r, "model_off_pct")));
+		else if (r && !strcmp(what, "insns_off") && *vget(r, "insns_off_pct"))
+			snprintf(buf, sizeof(buf), "%.2f (%+.0f%%)", atof(vget(r, "insns")),
+				 atof(vget(r, "insns_off_pct")));
+		else if (r && !strcmp(what, "model"))
+			snprintf(buf, sizeof(buf), "%.2f", atof(vget(r, "model")));
+		printf(" %*s", VCELL, buf);
+	}
+	printf("\n");
+}
+
+static const char *const vpairs[] = { "old/new", "old/new2014", "new2014/new" };
+
+/*
+ * "model against measured": per measured record of bench/measured.conf
+ * whose core @accel models, uml's ratio with its CI, the model's (the
+ * core's own predictor) and the instruction count's with how far each is
+ * from uml's; a tally of the cells where the model is within 10% and
+ * closer than the instructions.
+ */
+static void validation_table(const char *accel)
+{
+	struct reg *ms = reg_measured();
+	int m, c, within, closer, n;
+	size_t p;
+
+	for (m = 0; m < ms->n; m++) {
+		const char *name = ms->rec[m].name, *core = reg_get(&ms->rec[m], "core");
+
+		if (!vfind(accel, core, NULL, name, 0, "old/new"))
+			continue;
+		printf("model against measured, accel=%s: core %s (its own predictor) against\n"
+		       "uml on the %s, cpu %s;\n"
+		       "run %s.\n"
+		       "The MODEL's ratios and the instruction count's, each with how far it is\n"
+		       "from uml's (uml: the hardware timing here)\n",
+		       accel, core, reg_get(&ms->rec[m], "title"), reg_get(&ms->rec[m], "cpu"),
+		       reg_get(&ms->rec[m], "run"));
+		vheader();
+		within = closer = n = 0;
+		for (p = 0; p < sizeof(vpairs) / sizeof(vpairs[0]); p++) {
+			char label[64];
+
+			snprintf(label, sizeof(label), "%s uml", vpairs[p]);
+			vline(label, accel, core, NULL, name, vpairs[p], "uml");
+			snprintf(label, sizeof(label), "%*s model", (int)strlen(vpairs[p]), "");
+			vline(label, accel, core, NULL, name, vpairs[p], "model_off");
+			snprintf(label, sizeof(label), "%*s instructions", (int)strlen(vpairs[p]), "");
+			vline(label, accel, core, NULL, name, vpairs[p], "insns_off");
+			for (c = 0; c < ncells(); c++) {
+				const struct csv_row *r = vfind(accel, core, NULL, name, c, vpairs[p]);
+
+				n += r != NULL;
+				within += r && !strcmp(vget(r, "within10"), "1");
+				closer += r && !strcmp(vget(r, "closer"), "1");
+			}
+		}
+		printf("  the model within 10%% of uml: %d of %d; closer than the instruction count: %d of %d\n\n",
+		       within, n, closer, n);
+	}
+}
+
+/*
+ * "the 2014 design by era": per cell, for old/new2014 (the pair the 2014
+ * commit measured: its new was the 2014 design) and old/new, the 2014
+ * commit's ratio, the model's on each core @accel models (by the year of
+ * its kind of core; the accelerator's own core under every predictor
+ * record) and uml's measured ones.
+ */
+static void era_table(const char *accel)
+{
+	const struct csv *v = &run.validation;
+	const struct csv_row *rows[4 * REG_MAX];
+	struct reg *ms = reg_measured();
+	int nrows = 0, i, j, m;
+	size_t p;
+
+	/* one row per core and predictor, by year (stable) */
+	for (i = 0; run.has_validation && i < v->nrows && nrows < 4 * REG_MAX; i++) {
+		const struct csv_row *r = &v->rows[i];
+
+		if (strcmp(csv_get(v, r, "accel"), accel))
+			continue;
+		for (j = 0; j < nrows; j++)
+			if (!strcmp(csv_get(v, rows[j], "core"), csv_get(v, r, "core")) &&
+			    !strcmp(csv_get(v, rows[j], "predictor"), csv_get(v, r, "predictor")))
+				break;
+		if (j < nrows)
+			continue;
+		for (j = nrows++; j > 0 && atoi(csv_get(v, rows[j - 1], "year")) >
+					   atoi(csv_get(v, r, "year")); j--)
+			rows[j] = rows[j - 1];
+		rows[j] = r;
+	}
+	if (!nrows)
+		return;
+	printf("the 2014 design against the 3.14 interpreter, by era, accel=%s: the 2014\n"
+	       "commit's ratio (its new was the 2014 design), the MODEL's on each core (the year\n"
+	       "its kind of core shipped; its own predictor *, the others' beside it) and uml's\n"
+	       "measured today\n", accel);
+	vheader();
+	for (p = 0; p < 2; p++) {
+		const char *pair = vpairs[1 - p];
+		int w = (int)strlen(pair);
+		char label[96];
+
+		snprintf(label, sizeof(label), "%s 2014 commit", pair);
+		vline(label, accel, NULL, NULL, NULL, pair, "ref2014");
+		for (j = 0; j < nrows; j++) {
+			const char *core = csv_get(v, rows[j], "core");
+			const char *pred = csv_get(v, rows[j], "predictor");
+
+			snprintf(label, sizeof(label), "%*s %s %s, %s%s", w, "", core,
+				 csv_get(v, rows[j], "year"), pred,
+				 !strcmp(csv_get(v, rows[j], "own"), "1") ? " *" : "");
+			vline(label, accel, core, pred, NULL, pair, "model");
+		}
+		for (m = 0; m < ms->n; m++) {
+			if (!vfind(accel, NULL, NULL, ms->rec[m].name, 0, pair))
+				continue;
+			snprintf(label, sizeof(label), "%*s uml %.20s", w, "", ms->rec[m].name);
+			vline(label, accel, NULL, NULL, ms->rec[m].name, pair, "uml");
+		}
+	}
+	printf("\n");
+}
+
 static void seccomp_cell(const char *accel, const char *engine,
 			 const char *filter, const char *unit)
 {
@@ -1223,6 +1443,10 @@ int main(int argc, char **argv)
 		layouts_table(run.accels[a]);
 	for (a = 0; a < run.naccels; a++)
 		against_table(run.accels[a]);
+	for (a = 0; a < run.naccels; a++)
+		validation_table(run.accels[a]);
+	for (a = 0; a < run.naccels; a++)
+		era_table(run.accels[a]);
 	printf("== 2014 claims, re-tested (commit bd4cf0ed331a; ratios t_old/t_new etc., > 1:\n"
 	       "   the claim's direction; one word: holds / reversed / no difference shown /\n"
 	       "   not measurable)\n");

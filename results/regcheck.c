@@ -46,8 +46,9 @@ enum vt {
 	PAIR,		/* ENGINE/ENGINE */
 	RATIO,		/* the name of a ratio record */
 	PLAN,		/* bench.KEY=VALUE words of args.conf */
-	CACHE,		/* SIZE:WAYS:LINE */
+	TRIPLE,		/* N:N:N: SIZE:WAYS:LINE, TABLES:BITS:LONGEST */
 	REF2014,	/* one word per cell record */
+	CIS,		/* one RATIO:LO:HI per cell record, LO <= RATIO <= HI */
 	TWO,		/* two words */
 };
 
@@ -57,7 +58,7 @@ struct key {
 	enum vt vt;
 	const char *arg;	/* ONE_OF's words; REF's record type */
 	struct reg *(*ref)(void);	/* REF, REFS: the records named */
-	enum { NONE, ARCH, FLAVOUR } suffix;
+	enum { NONE, ARCH, FLAVOUR, RATIO_NAME } suffix;
 };
 
 struct rtype {
@@ -68,6 +69,12 @@ struct rtype {
 };
 
 static const char *top = REG_DIR "/..";
+
+/* The per-call counters of the model plugin (results/mkcsv.c model_counters). */
+static const char model_counters[] =
+	"insns cond cond_taken cond_miss cond_miss_bimodal cond_miss_tage ind "
+	"ind_miss ind_miss_btb ind_miss_ittage ret ret_miss l1i_acc l1i_miss "
+	"l1d_acc l1d_miss l2_acc l2_miss";
 static int nerr;
 
 static void err(const struct reg *r, int line, const char *fmt, ...)
@@ -300,6 +307,8 @@ static void check_value(const struct reg *r, const char *type,
 	if (ks->suffix == FLAVOUR && !reg_find(reg_flavours(), suf, 0))
 		err(r, line, "%s: no flavour record '%s' (%s)", who, suf,
 		    reg_flavours()->path);
+	if (ks->suffix == RATIO_NAME && !reg_find(reg_ratios(), suf, 0))
+		err(r, line, "%s: no ratio record '%s' (%s)", who, suf, reg_ratios()->path);
 	n = words(rec, key, w, REG_MAX);
 	switch (ks->vt) {
 	case ANY:
@@ -360,7 +369,7 @@ static void check_value(const struct reg *r, const char *type,
 		for (i = 0; i < n; i++)
 			check_plan_word(r, line, who, w[i]);
 		break;
-	case CACHE:
+	case TRIPLE:
 		for (i = 0; i < 3 && !bad; i++) {
 			size_t len = strcspn(val, ":");
 
@@ -369,7 +378,8 @@ static void check_value(const struct reg *r, const char *type,
 			val += len + 1;
 		}
 		if (bad)
-			err(r, line, "%s: '%s' is not SIZE:WAYS:LINE", who, rec->val[k]);
+			err(r, line, "%s: '%s' is not N:N:N (a cache's SIZE:WAYS:LINE, a TAGE's TABLES:BITS:LONGEST)",
+			    who, rec->val[k]);
 		break;
 	case REF2014:
 		if (n != reg_cells()->n)
@@ -379,6 +389,20 @@ static void check_value(const struct reg *r, const char *type,
 	case TWO:
 		if (n != 2)
 			err(r, line, "%s: %d words, not 2", who, n);
+		break;
+	case CIS:
+		if (n != reg_cells()->n)
+			err(r, line, "%s: %d words, not one per cell record (%d, %s)", who,
+			    n, reg_cells()->n, reg_cells()->path);
+		for (i = 0; i < n; i++) {
+			double v, lo, hi;
+			char end;
+
+			if (sscanf(w[i], "%lf:%lf:%lf%c", &v, &lo, &hi, &end) != 3 ||
+			    !(lo > 0 && lo <= v && v <= hi))
+				err(r, line, "%s: '%s' is not RATIO:LO:HI with 0 < LO <= RATIO <= HI",
+				    who, w[i]);
+		}
 		break;
 	}
 }
@@ -546,10 +570,6 @@ static void check_default_kernel(void)
 		err(r, r->n ? r->rec[0].line : 1, "no kernel record has default 1");
 }
 
-/* The per-call counters of the model plugin (results/mkcsv.c model_counters). */
-static const char model_counters[] =
-	"insns cond cond_miss cond_miss_bimodal ind ind_miss ind_miss_btb ret "
-	"ret_miss l1i_acc l1i_miss l1d_acc l1d_miss l2_acc l2_miss";
 
 static void check_core(const struct reg *r, const struct reg_rec *rec)
 {
@@ -561,8 +581,9 @@ static void check_core(const struct reg *r, const struct reg_rec *rec)
 		const char *colon = strchr(w[i], ':');
 
 		snprintf(c, sizeof(c), "%.*s", colon ? (int)(colon - w[i]) : 0, w[i]);
-		if (!colon || !in_words(c, model_counters) || !is_num(colon + 1))
-			err(r, kline(rec, "cycles"), "core %s: cycles '%s' is not COUNTER:WEIGHT of a model counter (%s)",
+		if (!colon || (!in_words(c, model_counters) && strcmp(c, "mispredicts")) ||
+		    !is_num(colon + 1))
+			err(r, kline(rec, "cycles"), "core %s: cycles '%s' is not COUNTER:WEIGHT of mispredicts or a model counter (%s)",
 			    rec->name, w[i], model_counters);
 	}
 	if (has(rec, "hist_bits") && has(rec, "gshare_bits") &&
@@ -612,7 +633,7 @@ static const struct {
 } claim_kinds[] = {
 	{ "ratio", "+pair" },
 	{ "weakest", "+pairs ref_num ref_den" },
-	{ "counter", "+counter pair pairs cell cells per holds_at floor ref_ratio" },
+	{ "counter", "+counter pair pairs cell cells per holds_at floor ref_ratio predictors" },
 	{ "cost", "+counter +from +to +engines holds_at" },
 	{ "seccomp", "+filter +pair +index" },
 };
@@ -735,6 +756,7 @@ static const struct key accel_keys[] = {
 	RF("nests", 0, REF, "accel", reg_accels),
 	RF("against", 0, REF, "accel", reg_accels),
 	RF("model", 0, REF, "core", reg_cores),
+	RF("model_also", 0, REFS, "core", reg_cores),
 	K("auto", 0, ANY), K("needs", 0, ANY), K("cmdline", 0, ANY),
 	K("quiet", 0, ANY), K("run_sd", 0, ANY),
 	ONE("out", 0, "console disk"),
@@ -768,10 +790,23 @@ static const struct key kernel_keys[] = {
 
 static const struct key core_keys[] = {
 	K("arch", 1, ANY), K("title", 1, ANY), K("cycles", 1, ANY),
-	K("l1i", 0, CACHE), K("l1d", 0, CACHE), K("l2", 0, CACHE),
+	K("l1i", 0, TRIPLE), K("l1d", 0, TRIPLE), K("l2", 0, TRIPLE),
 	K("gshare_bits", 0, UINT), K("hist_bits", 0, UINT), K("bimodal_bits", 0, UINT),
 	K("btb_bits", 0, UINT), K("ind_bits", 0, UINT), K("path_len", 0, UINT),
-	K("ras", 0, UINT),
+	K("ras", 0, UINT), K("tage", 0, TRIPLE), K("ittage", 0, TRIPLE),
+	RF("predictor", 1, REF, "predictor", reg_predictors), K("year", 0, UINT),
+	END
+};
+
+static const struct key measured_keys[] = {
+	K("title", 1, ANY), K("cpu", 1, ANY), K("run", 1, ANY),
+	RF("core", 1, REF, "core", reg_cores),
+	SUF("ratio.", CIS, NULL, RATIO_NAME),
+	END
+};
+
+static const struct key predictor_keys[] = {
+	K("title", 1, ANY), ONE("cond", 1, model_counters), ONE("ind", 1, model_counters),
 	END
 };
 
@@ -819,6 +854,7 @@ static const struct key claim_keys[] = {
 	RF("from", 0, REF, "cell", reg_cells), RF("to", 0, REF, "cell", reg_cells),
 	K("ref_ratio", 0, RATIO),
 	K("counter", 0, ANY), ONE("per", 0, "vm_insns perf_calls"),
+	K("predictors", 0, BOOL),
 	K("holds_at", 0, NUM), K("floor", 0, NUM),
 	K("filter", 0, ANY), ONE("index", 0, "0 1"),
 	END
@@ -836,6 +872,8 @@ static const struct rtype types[] = {
 	{ "flavour", reg_flavours, flavour_keys, check_flavour },
 	{ "kernel", reg_kernels, kernel_keys, check_kernel },
 	{ "core", reg_cores, core_keys, check_core },
+	{ "predictor", reg_predictors, predictor_keys, NULL },
+	{ "measured", reg_measured, measured_keys, NULL },
 	{ "arg", reg_args, arg_keys, check_arg },
 	{ "engine", reg_engines, engine_keys, check_engine },
 	{ "ratio", reg_ratios, ratio_keys, check_ratio },

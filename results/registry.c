@@ -19,9 +19,9 @@
 #endif
 
 static struct reg engines, ratios, cells, claims, splits, kinds, accels,
-	flavours, kernels, cores, args;
+	flavours, kernels, cores, predictors, args, measured;
 static int loaded_engines, loaded_accels, loaded_flavours, loaded_kernels,
-	loaded_cores, loaded_args;
+	loaded_cores, loaded_args, loaded_measured;
 
 static void die(const char *path, int lineno, const char *what)
 {
@@ -205,9 +205,32 @@ static struct reg *load_one(struct reg *r, int *loaded, const char *env,
 	return r;
 }
 
+/* bench/cores.conf: its core and predictor records */
+static void load_cores(void)
+{
+	const char *const types[] = { "core", "predictor" };
+	struct reg *regs[] = { &cores, &predictors };
+
+	if (!loaded_cores++)
+		load(conf("CORES_CONF", "cores.conf"), types, regs, 2);
+}
+
 struct reg *reg_cores(void)
 {
-	return load_one(&cores, &loaded_cores, "CORES_CONF", "cores.conf", "core");
+	load_cores();
+	return &cores;
+}
+
+struct reg *reg_predictors(void)
+{
+	load_cores();
+	return &predictors;
+}
+
+struct reg *reg_measured(void)
+{
+	return load_one(&measured, &loaded_measured, "MEASURED_CONF", "measured.conf",
+			"measured");
 }
 
 struct reg *reg_args(void)

@@ -42,8 +42,14 @@ struct reg *reg_kinds(void);
 /* bench/accels.conf's accelerators (the shell reads them: accels.sh) */
 struct reg *reg_accels(void);
 struct reg *reg_flavours(void);
-/* bench/cores.conf (the model plugin's cores), bench/args.conf (plan options) */
+/*
+ * bench/cores.conf (the model plugin's cores and the predictor records),
+ * bench/args.conf (plan options)
+ */
 struct reg *reg_cores(void);
+struct reg *reg_predictors(void);
+/* bench/measured.conf: uml's ratios measured on the hosts the model is held against */
+struct reg *reg_measured(void);
 struct reg *reg_args(void);
 /* bench/kernels.conf: the kernel source trees */
 struct reg *reg_kernels(void);

@@ -128,6 +128,7 @@ void run_load_claims(struct run *run, const char *dir)
 		{ "median-ratios.csv", &run->mratios, &run->has_mratios },
 		{ "layouts.csv", &run->layouts, &run->has_layouts },
 		{ "against.csv", &run->against, &run->has_against },
+		{ "validation.csv", &run->validation, &run->has_validation },
 	};
 	char path[4096];
 	size_t i;

@@ -37,13 +37,14 @@ clean "the live registries: no error, no output" "$tools/regcheck"
 regcheck() {
 	ENGINES_CONF=$reg/engines.conf ACCELS_CONF=$reg/accels.conf \
 		FLAVOURS_CONF=$reg/flavours.conf KERNELS_CONF=$reg/kernels.conf \
-		CORES_CONF=$reg/cores.conf ARGS_CONF=$reg/args.conf "$tools/regcheck"
+		CORES_CONF=$reg/cores.conf ARGS_CONF=$reg/args.conf \
+		MEASURED_CONF=$reg/measured.conf "$tools/regcheck"
 }
 # fresh: copies of the live registries.
 fresh() {
 	rm -rf "$reg"
 	mkdir "$reg"
-	for r in engines accels flavours kernels cores args; do
+	for r in engines accels flavours kernels cores args measured; do
 		cp "$live/$r.conf" "$reg/$r.conf"
 	done
 }
@@ -104,7 +105,7 @@ cat "$live/host/fixtures/arch/accel.conf" >> "$reg/accels.conf"
 clean "the live registries with the armv7 fixture records appended pass" regcheck
 
 a=$reg/accels.conf e=$reg/engines.conf f=$reg/flavours.conf
-k=$reg/kernels.conf c=$reg/cores.conf g=$reg/args.conf
+k=$reg/kernels.conf c=$reg/cores.conf g=$reg/args.conf m=$reg/measured.conf
 
 bad_value "an accelerator naming an unknown flavour" "$a" accel uml flavour nosuch \
 	"accel uml: flavour: no flavour record 'nosuch'"
@@ -196,6 +197,25 @@ bad_value "a seccomp_arch with no filters" "$f" flavour i386 seccomp_arch sparc 
 
 bad_value "a core's cycles naming no model counter" "$c" core a15 cycles "insns:0.5 l3_miss:150" \
 	"core a15: cycles 'l3_miss:150' is not COUNTER:WEIGHT"
+bad_value "a core whose predictor is no predictor record" "$c" core zen5 predictor tage2 \
+	"core zen5: predictor: no predictor record 'tage2'"
+bad_value "a core's TAGE not TABLES:BITS:LONGEST" "$c" core zen5 tage "8:11" \
+	"core zen5: tage: '8:11' is not N:N:N"
+bad_value "a predictor counting a counter the plugin has not" "$c" predictor tage cond cond_miss_tage2 \
+	"predictor tage: cond: 'cond_miss_tage2' is not one of"
+bad_value "an accelerator modelling an unknown further core" "$a" accel modeled model_also "glc skl" \
+	"accel modeled: model_also: no core record 'skl'"
+bad_value "a measured host modelled by an unknown core" "$m" measured amd-epyc-uml core zen4 \
+	"measured amd-epyc-uml: core: no core record 'zen4'"
+bad_value "a measured ratio whose CI does not hold it" "$m" measured intel-xeon-uml ratio.old/new \
+	"0.4727:0.4488:0.4980 0.4108:0.4434:0.4401 0.5740:0.5370:0.6135 0.5391:0.4955:0.5864" \
+	"'0.4108:0.4434:0.4401' is not RATIO:LO:HI"
+bad_value "a measured ratio of fewer cells than cell records" "$m" measured intel-xeon-uml ratio.old/new2014 \
+	"0.9259:0.8806:0.9735 0.7640:0.7136:0.8179" "2 words, not one per cell record"
+fresh
+edit "$m" "$(line_of "$m" measured intel-xeon-uml ratio.old/new)" 's|ratio\.old/new\t|ratio.new/old\t|'
+broken "a measured ratio of a pair with no ratio record" "$m" \
+	"$(line_of "$m" measured intel-xeon-uml ratio.new/old)" "no ratio record 'new/old'"
 fresh
 edit "$g" "$(line_of "$g" arg diff_seed max)" d
 broken "a uint arg without its max" "$g" "$(line_of "$g" arg diff_seed)" \

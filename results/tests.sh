@@ -253,7 +253,7 @@ expect "mkcsv rejects a run without run.txt" sh -c "! '$tools/mkcsv' '$run' > /d
 # The tables stage on the saved fixture runs (results/fixtures/*/: raw
 # guest output and the expected results): results.csv, ratios.csv,
 # absolute.csv, median-ratios.csv, claims.csv, layouts.csv, against.csv,
-# decomposition.csv, table.txt, spread.txt and the plot data are re-made
+# validation.csv, decomposition.csv, table.txt, spread.txt and the plot data are re-made
 # byte for byte.
 for fx in "$(dirname "$0")"/fixtures/*/; do
 	name=$(basename "$fx")
@@ -263,7 +263,8 @@ for fx in "$(dirname "$0")"/fixtures/*/; do
 	cp -R "$fx" "$tmp/fx"
 	rm -f "$tmp/fx/results.csv" "$tmp/fx/ratios.csv" "$tmp/fx/absolute.csv" "$tmp/fx/table.txt" "$tmp/fx/spread.txt" "$tmp/fx/ratio-spread.txt" \
 		"$tmp/fx/claims.csv" "$tmp/fx/decomposition.csv" "$tmp/fx/spread.csv" "$tmp/fx/ratio-spread.csv" \
-		"$tmp/fx/median-ratios.csv" "$tmp/fx/layouts.csv" "$tmp/fx/against.csv"
+		"$tmp/fx/median-ratios.csv" "$tmp/fx/layouts.csv" "$tmp/fx/against.csv" \
+		"$tmp/fx/validation.csv"
 	plots=0
 	[ -d "$fx/expected-plots" ] && command -v gnuplot > /dev/null && plots=1
 	if PLOTS=$plots "$(dirname "$0")/mktables.sh" "$tmp/fx" "$tools" > "$tmp/fx.out" 2>&1; then
@@ -271,8 +272,8 @@ for fx in "$(dirname "$0")"/fixtures/*/; do
 	else
 		fail "tables: the stage takes fixture $name: $(tail -n 3 "$tmp/fx.out")"
 	fi
-	for f in results.csv ratios.csv absolute.csv median-ratios.csv claims.csv layouts.csv against.csv decomposition.csv spread.csv \
-		ratio-spread.csv table.txt spread.txt ratio-spread.txt; do
+	for f in results.csv ratios.csv absolute.csv median-ratios.csv claims.csv layouts.csv against.csv \
+		validation.csv decomposition.csv spread.csv ratio-spread.csv table.txt spread.txt ratio-spread.txt; do
 		[ -f "$fx/$f" ] || continue
 		expect "tables: fixture $name: $f re-made byte for byte" cmp "$fx/$f" "$tmp/fx/$f"
 	done

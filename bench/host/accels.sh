@@ -222,6 +222,15 @@ flavour_kernel() {
 	echo "$1/obj-$2/$image"
 }
 
+# host_cpu_id: the host CPU's vendor, family, model and stepping as
+# /proc/cpuinfo gives them ("GenuineIntel 6 167 1"): what keys a core
+# record or a measured one (bench/measured.conf) to a host, where the
+# model name may be a hypervisor's generic one
+host_cpu_id() {
+	awk -F': *' '/^vendor_id/ { v = $2 } /^cpu family/ { f = $2 } /^model[ \t]*:/ { m = $2 }
+		/^stepping/ { s = $2 } /^$/ { exit } END { print v, f, m, s }' /proc/cpuinfo
+}
+
 accel_host_txt() {
 	echo "accel=$1"
 	echo "unit=$(accel_unit "$1")"
@@ -233,17 +242,31 @@ accel_host_txt() {
 		echo "model_title=$(core_attr "$core" title)"
 		echo "model_args=$(core_plugin_args "$core" | tr , ' ')"
 		echo "model_formula=$(core_attr "$core" cycles)"
+		also=$(accel_attr "$1" model_also || true)
+		[ -z "$also" ] || echo "model_also=$also"
 	fi
+}
+
+# accel_plugin_args ACCEL: the model plugin's arguments for an accelerator
+# with a model record: each core of model and model_also, "core=NAME,..."
+accel_plugin_args() {
+	pa_sep=
+	for pa_core in $(accel_attr "$1" model) $(accel_attr "$1" model_also || true); do
+		printf '%score=%s,%s' "$pa_sep" "$pa_core" "$(core_plugin_args "$pa_core")" || return 1
+		pa_sep=,
+	done
+	echo
 }
 
 # The core records of the model plugin (bench/cores.conf).
 CORES_CONF=${CORES_CONF:-$CONF_DIR/cores.conf}
 core_attr() { conf_get "$CORES_CONF" core "$1" "$2"; }
 # core_plugin_args CORE: the plugin's arguments for a core record,
-# "l1i=...,l1d=...,..." (every key the plugin takes: not arch, title, cycles)
+# "l1i=...,l1d=...,..." (every key the plugin takes: not arch, title,
+# cycles, predictor, year)
 core_plugin_args() {
 	keys=$(conf_keys "$CORES_CONF" core "$1") || { echo "no core $1 in $CORES_CONF" >&2; return 1; }
-	echo "$keys" | awk '$1 != "arch" && $1 != "title" && $1 != "cycles" { printf "%s%s=%s", n++ ? "," : "", $1, $2 } END { print "" }'
+	echo "$keys" | awk '$1 != "arch" && $1 != "title" && $1 != "cycles" && $1 != "predictor" && $1 != "year" { printf "%s%s=%s", n++ ? "," : "", $1, $2 } END { print "" }'
 }
 
 # accel_pin ACCEL: the host CPU a guest of an accelerator with pin=1 is
@@ -269,13 +292,14 @@ accel_qemu_argv() {
 	q_console=$(flavour_attr "$q_f" console || echo ttyS0)
 	q_drive=$(flavour_attr "$q_f" qemu_drive || echo if=virtio)
 	q_kernel=$2 q_initrd=$3 q_disk=$4 q_cmdline=$5
-	q_core=$(accel_attr "$1" model || true)
+	q_core=$(accel_attr "$1" model || true) q_args=
+	[ -z "$q_core" ] || q_args=$(accel_plugin_args "$1") || return 1
 	# The record's arguments are split into words on purpose.
 	# shellcheck disable=SC2086
 	set -- ${q_boot#qemu}
 	if [ -n "$q_core" ]; then
-		[ -f "${MODEL_PLUGIN:-}" ] || { echo "[run] $1: no model plugin '${MODEL_PLUGIN:-}' (make model-tools)" >&2; return 1; }
-		set -- "$@" -plugin "$MODEL_PLUGIN,out=${MODEL_OUT:?},$(core_plugin_args "$q_core")"
+		[ -f "${MODEL_PLUGIN:-}" ] || { echo "[run] core $q_core: no model plugin '${MODEL_PLUGIN:-}' (make model-tools)" >&2; return 1; }
+		set -- "$@" -plugin "$MODEL_PLUGIN,out=${MODEL_OUT:?},$q_args"
 	fi
 	# no DISK: the results come back on the console (accels.conf out)
 	[ -z "$q_disk" ] || set -- "$@" -drive "file=$q_disk,format=raw,$q_drive"

@@ -219,6 +219,7 @@ for s in $sides; do
 		echo "run_id=$run_id"
 		echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 		echo "host_cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+		echo "host_cpu_id=$(host_cpu_id)"
 		echo "kernel=$(make -s -C "$ktree" kernelversion)"
 		echo "debian_package=$kpackage"
 		echo "debian_version=$(dpkg-query -W -f '${Version}' "$kpackage")"
@@ -252,6 +253,7 @@ boot() {
 		echo "config_hash=$(sha1sum < "$5/obj-$f/.config" | cut -c1-12)"
 		echo "pinned_cpu=$(accel_pin "$2")"
 		echo "seed=${4:-}"
+		echo "host_cpu_id=$(host_cpu_id)"
 		# UML runs on the host CPU but its /proc/cpuinfo does not say which.
 		if [ "$(flavour_attr "$f" host_cpu || true)" = 1 ]; then
 			echo "cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) (host)"

@@ -123,8 +123,9 @@ rc=$(cat "$rcfile" 2> /dev/null || echo unknown)
 if [ -t 0 ]; then stty sane 2>/dev/null || true; fi
 elapsed=$(( $(date +%s) - start ))
 
-# what is left of the output directory when unpacking fails (a full disk)
-free=
+# what is left of the output directory when unpacking fails (a full disk);
+# what tar said when it failed
+free='' untar=''
 # -m: the files get the host's time (an icount guest's clock runs ahead of it)
 # console_tar: the tar the guest printed between its [bench-out] lines
 console_tar() {

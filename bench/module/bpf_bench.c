@@ -739,7 +739,8 @@ static int bench_timed(struct bench_run *r, u64 n, u64 *ns)
 /*
  * The model's window markers (bench/plugin/bpfmodel.c, docs/model.md): a
  * QEMU plugin counts branches, mispredictions and cache misses of the guest
- * code between the two, and nothing outside.  On hardware they are no-ops:
+ * code between the two, and nothing outside; its predictors and caches
+ * learn from the first marker on.  On hardware they are no-ops:
  * x86's 8-byte nopl with "BPM1"/"BPM0" as its displacement, ARM's
  * mov r11, r11 / mov r10, r10 (ARM or Thumb).
  */
@@ -1004,6 +1005,14 @@ static int bench_run_cell(void)
 	if (err)
 		goto out;
 	prepared = true;
+
+	/*
+	 * A model plugin learns from its first marker on: a stop marker
+	 * with no window open, before the warm-up and the samples, lets them
+	 * warm the model's window (a no-op elsewhere).
+	 */
+	if (bench.model_calls)
+		bench_model_stop();
 
 	/* Warm-up: every skb once, every verdict checked. */
 	err = bench_timed(&r, r.nr_skbs, &ns);

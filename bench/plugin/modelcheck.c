@@ -7,9 +7,17 @@
  *   alternate  a branch taken every other time (and the loop branch)
  *   random     a branch on an LFSR bit (and the loop branch)
  *   indirect   an indirect jump over 4 targets in a fixed cycle
+ *   indirect-long  one over 2 targets, 8 times each in turn
+ *   period     a loop of PERIOD iterations, run N / PERIOD times
  *   stride-big   loads every 64 bytes over 4x the L1D, PASSES times
- *   stride-small-warmup  one pass over half the L1D
- *   stride-small the same PASSES times, now warm
+ *   stride-small loads over half the L1D PASSES times, after one pass
+ *              outside any window (the model learns outside windows)
+ *   restart    a start marker inside an open window, then a loop
+ *   arm-pred   (ARM only) ARM-state code: returns by bxeq lr, popne
+ *              {r4, pc}, ldr pc, [sp], #4 and bx lr; a call by blx r9
+ *              and one by blne
+ * Outside any window, a function on a page rewritten before each of
+ * RETRANSLATE calls (QEMU translates it again each time).
  *
  * usage: modelcheck L1D_BYTES
  * Prints one line per window, in the order the plugin writes them:
@@ -20,10 +28,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 
 #define N	20000
 #define PASSES	4
 #define LINE	64
+#define PERIOD	24
+#define RETRANSLATE	1000
 
 #if defined(__x86_64__)
 #define START	".byte 0x0f,0x1f,0x84,0x00,0x42,0x50,0x4d,0x31\n"
@@ -134,6 +146,142 @@ static void indirect(void)
 	report("indirect", N, 0);
 }
 
+/*
+ * An indirect jump over two targets, 8 times the one, 8 times the other:
+ * the last 4 targets do not tell the next one at a change, a longer
+ * history does.
+ */
+static void indirect_long(void)
+{
+	unsigned long n = N, k = 0;
+
+#if defined(__x86_64__)
+	unsigned long tgt;
+
+	asm volatile(START
+		     "1: mov %1, %2\n and $15, %2\n"
+		     " lea 9f(%%rip), %%rax\n mov (%%rax,%2,8), %2\n jmp *%2\n"
+		     "10: inc %1\n jmp 2f\n"
+		     "11: add $1, %1\n jmp 2f\n"
+		     "2: dec %0\n jnz 1b\n" STOP
+		     " .pushsection .data.rel.ro, \"aw\"\n .balign 8\n"
+		     "9: .quad 10b, 10b, 10b, 10b, 10b, 10b, 10b, 10b\n"
+		     " .quad 11b, 11b, 11b, 11b, 11b, 11b, 11b, 11b\n .popsection\n"
+		     : "+r"(n), "+r"(k), "=&r"(tgt) : : "rax", "cc", "memory");
+#else
+	unsigned long tgt, tbl;
+
+	asm volatile(START
+		     "1: and %2, %1, #15\n adr %3, 9f\n ldr %2, [%3, %2, lsl #2]\n bx %2\n"
+		     " .balign 4\n"
+		     "9: .word 10f" TBIT ", 10f" TBIT ", 10f" TBIT ", 10f" TBIT "\n"
+		     " .word 10f" TBIT ", 10f" TBIT ", 10f" TBIT ", 10f" TBIT "\n"
+		     " .word 11f" TBIT ", 11f" TBIT ", 11f" TBIT ", 11f" TBIT "\n"
+		     " .word 11f" TBIT ", 11f" TBIT ", 11f" TBIT ", 11f" TBIT "\n"
+		     "10: add %1, %1, #1\n b 2f\n"
+		     "11: adds %1, %1, #1\n b 2f\n"
+		     "2: subs %0, %0, #1\n bne 1b\n" STOP
+		     : "+r"(n), "+r"(k), "=&r"(tgt), "=&r"(tbl) : : "cc", "memory");
+#endif
+	report("indirect-long", N, 0);
+}
+
+/*
+ * A loop of PERIOD iterations, again and again: its branch falls through
+ * once in PERIOD, further back than a 16-bit history sees.
+ */
+static void period(void)
+{
+	unsigned long outer = N / PERIOD, inner;
+
+#if defined(__x86_64__)
+	asm volatile(START
+		     "1: mov %2, %1\n"
+		     "2: dec %1\n jnz 2b\n"
+		     " dec %0\n jnz 1b\n" STOP
+		     : "+r"(outer), "=&r"(inner) : "i"(PERIOD) : "cc");
+#else
+	asm volatile(START
+		     "1: mov %1, %2\n"
+		     "2: subs %1, %1, #1\n bne 2b\n"
+		     " subs %0, %0, #1\n bne 1b\n" STOP
+		     : "+r"(outer), "=&r"(inner) : "i"(PERIOD) : "cc");
+#endif
+	report("period", N, 0);
+}
+
+/* A second start marker inside an open window, then the taken loop. */
+static void restart(void)
+{
+	unsigned long n = N;
+
+#if defined(__x86_64__)
+	asm volatile(START START "1: dec %0\n jnz 1b\n" STOP : "+r"(n) : : "cc");
+#else
+	asm volatile(START START "1: subs %0, %0, #1\n bne 1b\n" STOP : "+r"(n) : : "cc");
+#endif
+	report("restart", N, 0);
+}
+
+/*
+ * Calls a function on an executable page, rewriting the page before each
+ * call: QEMU drops the page's translations on the write and translates
+ * the function again, the same bytes at the same address.
+ */
+static int retranslate(void)
+{
+#if defined(__x86_64__)
+	static const uint8_t code[] = { 0xb8, 0x01, 0x00, 0x00, 0x00, 0xc3 };	/* mov $1, %eax; ret */
+#elif defined(__thumb__)
+	static const uint8_t code[] = { 0x01, 0x20, 0x70, 0x47 };	/* movs r0, #1; bx lr */
+#else
+	static const uint8_t code[] = { 0x01, 0x00, 0xa0, 0xe3, 0x1e, 0xff, 0x2f, 0xe1 };	/* mov r0, #1; bx lr */
+#endif
+	uint8_t *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t entry = (uintptr_t)page;
+	int i, sum = 0;
+
+	if (page == MAP_FAILED)
+		return -1;
+#ifdef __thumb__
+	entry |= 1;
+#endif
+	for (i = 0; i < RETRANSLATE; i++) {
+		memcpy(page, code, sizeof(code));
+		__builtin___clear_cache((char *)page, (char *)page + sizeof(code));
+		sum += ((int (*)(void))entry)();
+	}
+	munmap(page, 4096);
+	return sum == RETRANSLATE ? 0 : -1;
+}
+
+#if defined(__arm__)
+/*
+ * ARM-state code (the kernel is Thumb-2, both BPF JITs emit ARM state):
+ * per iteration a return by bxeq lr or bx lr, one by popne {r4, pc} or
+ * pop {r4, pc}, an indirect call (blx r9) returning by ldr pc, [sp], #4,
+ * and, every other iteration, a predicated call (blne) returning by bx lr.
+ */
+void mc_arm_pred(unsigned long n);
+asm(".pushsection .text\n .arm\n .balign 4\n"
+    " .global mc_arm_pred\n .type mc_arm_pred, %function\n"
+    "mc_arm_pred:\n push {r4-r11, lr}\n mov r5, r0\n adr r9, 20f\n"
+    " mov r11, r11\n"
+    "1: and r0, r5, #1\n bl 10f\n bl 15f\n blx r9\n cmp r0, #0\n blne 25f\n"
+    " subs r5, r5, #1\n bne 1b\n"
+    " mov r10, r10\n pop {r4-r11, pc}\n"
+    "10: cmp r0, #0\n bxeq lr\n bx lr\n"
+    "15: push {r4, lr}\n cmp r0, #0\n popne {r4, pc}\n pop {r4, pc}\n"
+    "20: str lr, [sp, #-4]!\n ldr pc, [sp], #4\n"
+    "25: bx lr\n"
+    " .size mc_arm_pred, . - mc_arm_pred\n"
+#ifdef __thumb__
+    " .thumb\n"
+#endif
+    " .popsection\n");
+#endif
+
 /* Loads every LINE bytes of buf[0, size), passes times. */
 static void walk(volatile const uint8_t *buf, unsigned long size,
 		 unsigned long passes, int marked)
@@ -179,12 +327,22 @@ int main(int argc, char **argv)
 	alternate();
 	random_branch();
 	indirect();
+	indirect_long();
+	period();
 	walk(buf, 4 * l1d, PASSES, 1);
 	report("stride-big", PASSES, PASSES * 4 * l1d / LINE);
-	/* the model's caches learn only inside windows: warm up in one */
-	walk(buf, l1d / 2, 1, 1);
-	report("stride-small-warmup", 1, l1d / 2 / LINE);
+	/* the model learns outside windows too: warm up outside one */
+	walk(buf, l1d / 2, 1, 0);
 	walk(buf, l1d / 2, PASSES, 1);
 	report("stride-small", PASSES, PASSES * l1d / 2 / LINE);
+	restart();
+#if defined(__arm__)
+	mc_arm_pred(N);
+	report("arm-pred", N, 0);
+#endif
+	if (retranslate()) {
+		fprintf(stderr, "modelcheck: the rewritten function did not run\n");
+		return 1;
+	}
 	return 0;
 }

@@ -29,13 +29,31 @@ within() {
 	{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
 	END {
 		n = v["n"]; acc = v["accesses"]
-		if (e == "taken") ok = v["cond_miss"] <= 0.01 * n && v["cond_miss_bimodal"] <= 0.01 * n
-		else if (e == "alternate") ok = v["cond_miss"] <= 0.02 * n && v["cond_miss_bimodal"] >= 0.45 * n
+		# none (fall-through) misses every taken branch: cond_taken
+		if (e == "taken") ok = v["cond_miss"] <= 0.01 * n && v["cond_miss_bimodal"] <= 0.01 * n &&
+			v["cond_miss_tage"] <= 0.01 * n && v["cond_taken"] >= 0.99 * n
+		else if (e == "alternate") ok = v["cond_miss"] <= 0.02 * n && v["cond_miss_tage"] <= 0.02 * n &&
+			v["cond_miss_bimodal"] >= 0.45 * n
 		else if (e == "random") ok = v["cond_miss"] >= 0.4 * n && v["cond_miss"] <= 0.6 * n &&
-			v["cond_miss_bimodal"] >= 0.4 * n && v["cond_miss_bimodal"] <= 0.6 * n
-		else if (e == "indirect") ok = v["ind"] >= n && v["ind_miss_btb"] >= 0.95 * n && v["ind_miss"] <= 0.05 * n
+			v["cond_miss_bimodal"] >= 0.4 * n && v["cond_miss_bimodal"] <= 0.6 * n &&
+			v["cond_miss_tage"] >= 0.4 * n && v["cond_miss_tage"] <= 0.6 * n
+		else if (e == "indirect") ok = v["ind"] >= n && v["ind_miss_btb"] >= 0.95 * n &&
+			v["ind_miss"] <= 0.05 * n && v["ind_miss_ittage"] <= 0.05 * n
+		# 8 x A, 8 x B: the BTB misses each change (1/8), the target
+		# cache (last 4 targets) also after AAAA -> A (1/4), ITTAGE learns it
+		else if (e == "indirect-long") ok = v["ind"] >= n && v["ind_miss_btb"] >= 0.12 * n &&
+			v["ind_miss_btb"] <= 0.13 * n && v["ind_miss"] >= 0.24 * n && v["ind_miss"] <= 0.26 * n &&
+			v["ind_miss_ittage"] <= 0.01 * n
+		# the exit of a 24-iteration loop: gshare (16 bits) misses it, TAGE does not
+		else if (e == "period") ok = v["cond_miss"] >= 0.03 * n && v["cond_miss_bimodal"] >= 0.03 * n &&
+			v["cond_miss_tage"] <= 0.002 * n
 		else if (e == "big") ok = v["l1d_acc"] >= acc && v["l1d_miss"] >= 0.95 * acc
 		else if (e == "small") ok = v["l1d_acc"] >= acc && v["l1d_miss"] <= 0.01 * acc
+		# per iteration 3.5 returns (4 kinds, predicated or not), an
+		# indirect call, 4 conditional branches (3 predicated)
+		else if (e == "arm-pred") ok = v["ret"] == 3.5 * n && v["ret_miss"] <= 0.001 * n &&
+			v["ind"] == n && v["cond"] == 4 * n
+		else if (e == "restart") ok = v["restarts"] == 1 && v["insns"] == 2 * n
 		exit !ok
 	}'
 }
@@ -48,20 +66,35 @@ run() {
 		fail "$arch ($core): modelcheck ran under $qemu with the plugin: $(tail -n 1 "$out.err")"
 		return
 	fi
-	expect "$arch ($core): one counter line per window (7)" \
-		test "$(grep -c '^window=' "$out")" = 7 -a "$(grep -c '^window=' "$out.prog")" = 7
-	expect "$arch ($core): an always-taken loop branch: <= 1% mispredicted after warm-up (gshare and bimodal)" \
+	windows=$(grep -c '^window=' "$out.prog")
+	expect "$arch ($core): one counter line per window ($windows)" \
+		test "$(grep -c '^window=' "$out")" = "$windows" -a "$windows" -ge 9
+	expect "$arch ($core): an always-taken loop branch: <= 1% mispredicted after warm-up (gshare, bimodal, TAGE), >= 99% with no predictor" \
 		within "$out" taken taken
-	expect "$arch ($core): a branch alternating taken/not taken: gshare learns it (<= 2%), bimodal does not (>= 45% of its runs)" \
+	expect "$arch ($core): a branch alternating taken/not taken: gshare and TAGE learn it (<= 2%), bimodal does not (>= 45% of its runs)" \
 		within "$out" alternate alternate
-	expect "$arch ($core): a branch on an LFSR bit: 40-60% mispredicted by both" \
+	expect "$arch ($core): a branch on an LFSR bit: 40-60% mispredicted by gshare, bimodal and TAGE" \
 		within "$out" random random
-	expect "$arch ($core): an indirect jump cycling over 4 targets: the last-target BTB misses >= 95%, the history predictor <= 5%" \
+	expect "$arch ($core): an indirect jump cycling over 4 targets: the last-target BTB misses >= 95%, the target cache and ITTAGE <= 5%" \
 		within "$out" indirect indirect
+	expect "$arch ($core): an indirect jump 8 times to A, 8 to B: BTB 12-13%, target cache (4 targets of path) 24-26%, ITTAGE <= 1%" \
+		within "$out" indirect-long indirect-long
+	expect "$arch ($core): the exit of a 24-iteration loop: gshare and bimodal miss it (>= 3% of the branches), TAGE <= 0.2%" \
+		within "$out" period period
 	expect "$arch ($core): a 64-byte stride over 4x the L1D: >= 95% of the loads miss" \
 		within "$out" stride-big big
-	expect "$arch ($core): the same within half the L1D, warm: <= 1% miss" \
+	expect "$arch ($core): the same within half the L1D, warmed outside any window: <= 1% miss" \
 		within "$out" stride-small small
+	expect "$arch ($core): a start marker inside an open window is counted (restarts=1), not obeyed (the window counts from the first)" \
+		within "$out" restart restart
+	# shellcheck disable=SC2016
+	expect "$arch ($core): a function retranslated 1000 times shares its instruction records (translations - records >= 1000)" \
+		awk '/^end / { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+		     END { exit !(v["insn_translations"] - v["insn_records"] >= 1000) }' "$out"
+	if [ "$arch" = arm ]; then
+		expect "$arch ($core): ARM-state bxeq lr, popne {r4, pc}, ldr pc, [sp], #4 are returns, blx r9 an indirect call, the predicated ones conditional branches; no return mispredicted" \
+			within "$out" arm-pred arm-pred
+	fi
 	expect "$arch ($core): counts nothing outside the windows (the taken loop: 2 instructions per iteration)" \
 		test "$(window "$out" taken insns)" = "$(($(window "$out" taken cond) * 2))"
 }
@@ -76,4 +109,7 @@ expect "the plugin refuses an unknown argument, naming it" \
 # shellcheck disable=SC2016
 expect "the plugin refuses a cache of no power-of-2 line" \
 	sh -c 'qemu-x86_64 -plugin "$1,out=$2/x,l1d=32768:8:48" "$3" 4096 2>&1 | grep -q "l1d=32768:8:48: want SIZE:WAYS:LINE"' sh "$plugin" "$tmp" "$2"
+# shellcheck disable=SC2016
+expect "the plugin refuses a TAGE of 0 tables" \
+	sh -c 'qemu-x86_64 -plugin "$1,out=$2/x,tage=0:10:640" "$3" 4096 2>&1 | grep -q "tage=0:10:640: want TABLES:BITS:LONGEST"' sh "$plugin" "$tmp" "$2"
 test_summary
