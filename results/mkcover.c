@@ -658,8 +658,11 @@ static void claims(void)
 			if (n > 1)
 				text = reg_get(&reg_claims()->rec[i], "text");
 			fprintf(out, "    %-46s %-12s %s", text, vals, same ? verdict : "mixed");
+			/* a claim over pairs has a row per pair and cell */
 			if (n > 1)
-				fprintf(out, " (%s%d cells)", same ? "all " : "", n);
+				fprintf(out, " (%s%d %s)", same ? "all " : "", n,
+					*reg_get(&reg_claims()->rec[i], "pairs") ? "pairs and cells" :
+					"cells");
 			fputc('\n', out);
 			unmeasured |= !lo && *basis;
 		}
