@@ -1407,9 +1407,16 @@ static void seccomp_table(const char *accel)
 	printf("\n");
 }
 
+/* The sections after the tables and the 2014 reference, in order, each per accelerator. */
+static void (*const sections[])(const char *accel) = {
+	decomposition, crosscheck_table, seccomp_table, perf_table, model_table,
+	layouts_table, against_table, validation_table, era_table,
+};
+
 int main(int argc, char **argv)
 {
 	char dir[4096];
+	size_t i;
 	int a;
 
 	if (argc < 2 || argc > 4) {
@@ -1429,24 +1436,9 @@ int main(int argc, char **argv)
 	for (a = 0; a < run.naccels; a++)
 		table(run.accels[a], run_accel_what(&run, run.accels[a]));
 	reference();
-	for (a = 0; a < run.naccels; a++)
-		decomposition(run.accels[a]);
-	for (a = 0; a < run.naccels; a++)
-		crosscheck_table(run.accels[a]);
-	for (a = 0; a < run.naccels; a++)
-		seccomp_table(run.accels[a]);
-	for (a = 0; a < run.naccels; a++)
-		perf_table(run.accels[a]);
-	for (a = 0; a < run.naccels; a++)
-		model_table(run.accels[a]);
-	for (a = 0; a < run.naccels; a++)
-		layouts_table(run.accels[a]);
-	for (a = 0; a < run.naccels; a++)
-		against_table(run.accels[a]);
-	for (a = 0; a < run.naccels; a++)
-		validation_table(run.accels[a]);
-	for (a = 0; a < run.naccels; a++)
-		era_table(run.accels[a]);
+	for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
+		for (a = 0; a < run.naccels; a++)
+			sections[i](run.accels[a]);
 	printf("== 2014 claims, re-tested (commit bd4cf0ed331a; ratios t_old/t_new etc., > 1:\n"
 	       "   the claim's direction; one word: holds / reversed / no difference shown /\n"
 	       "   not measurable)\n");
