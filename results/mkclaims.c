@@ -1078,24 +1078,59 @@ static void against_rows(const char *accel)
  * the instructions', the 2014 commit's, and, where a measured record
  * names the core, uml's with its CI, how far each is from it and whether
  * the model is within 10% of it and closer than the instructions.  The
- * model figures are the kernel as built's (one code layout).
+ * model's ratio is its geometric mean over the code layouts the run
+ * booted (the kernel as built's alone beside it), as uml's is over its.
  */
 static const char *const val_pairs[] = { "old/new", "old/new2014", "new2014/new" };
 
-/* The ratio num/den of column @col in @cell of @accel; 0 when missing. */
-static double col_ratio(const char *accel, const char *col, const char *pair,
-			const struct reg_rec *cell)
+/*
+ * The ratio num/den of column @col in @cell of @accel in results @r (the
+ * run's, or a code-layout run's); 0 when missing.
+ */
+static double col_ratio(const struct csv *r, const char *accel, const char *col,
+			const char *pair, const struct reg_rec *cell)
 {
+	static const char *const keys[] = { "accel", "tag", "engine", "filter", "skbs", NULL };
+	const char *vals[] = { accel, "bench", NULL, reg_get(cell, "filter"),
+			       reg_get(cell, "skbs"), NULL };
 	char num[64], den[64];
 	const struct csv_row *o, *n;
 
-	if (!split_pair(pair, num, den, sizeof(num)))
+	if (!split_pair(pair, num, den, sizeof(num)) || !csv_has(r, col))
 		return 0;
-	o = run_result(&run, accel, "bench", num, reg_get(cell, "filter"), reg_get(cell, "skbs"));
-	n = run_result(&run, accel, "bench", den, reg_get(cell, "filter"), reg_get(cell, "skbs"));
-	if (!o || !n || !csv_has(&run.results, col) || atof(res(n, col)) <= 0)
+	vals[2] = num;
+	o = csv_find(r, keys, vals);
+	vals[2] = den;
+	n = csv_find(r, keys, vals);
+	if (!o || !n || atof(csv_get(r, n, col)) <= 0)
 		return 0;
-	return atof(res(o, col)) / atof(res(n, col));
+	return atof(csv_get(r, o, col)) / atof(csv_get(r, n, col));
+}
+
+/*
+ * Over the code layouts (the kernel as built and each variant run,
+ * layouts.h): the geometric mean of the model's ratio, its smallest and
+ * largest, and how many layouts had it.
+ */
+static int layout_ratios(const char *accel, const char *col, const char *pair,
+			 const struct reg_rec *cell, double *mean, double *lo, double *hi)
+{
+	double v = col_ratio(&run.results, accel, col, pair, cell), sum = 0;
+	int i, n = 0;
+
+	*lo = *hi = v;
+	for (i = -1; i < lays.n; i++) {
+		if (i >= 0)
+			v = col_ratio(&lays.results[i], accel, col, pair, cell);
+		if (v <= 0)
+			continue;
+		sum += log(v);
+		*lo = fmin(*lo, v);
+		*hi = fmax(*hi, v);
+		n++;
+	}
+	*mean = n ? exp(sum / n) : 0;
+	return n;
 }
 
 static void validation_core(const char *accel, const char *core, const char *pred,
@@ -1113,13 +1148,16 @@ static void validation_core(const char *accel, const char *core, const char *pre
 	for (p = 0; p < sizeof(val_pairs) / sizeof(val_pairs[0]); p++)
 		for (c = 0; c < reg_cells()->n; c++) {
 			const struct reg_rec *cell = &reg_cells()->rec[c];
-			double model = col_ratio(accel, col, val_pairs[p], cell);
-			double insns = col_ratio(accel, "counted_insns", val_pairs[p], cell);
+			double built = col_ratio(&run.results, accel, col, val_pairs[p], cell);
+			double insns = col_ratio(&run.results, accel, "counted_insns", val_pairs[p],
+						 cell);
 			const struct reg_rec *mr = NULL;
-			double uml = 0, lo = 0, hi = 0;
+			double uml = 0, lo = 0, hi = 0, model, mlo, mhi;
+			int nlay;
 
-			if (model <= 0)
+			if (built <= 0)
 				continue;
+			nlay = layout_ratios(accel, col, val_pairs[p], cell, &model, &mlo, &mhi);
 			snprintf(key, sizeof(key), "ratio.%s", val_pairs[p]);
 			for (m = 0; m < ms->n && own && !mr; m++)
 				if (!strcmp(reg_get(&ms->rec[m], "core"), core) &&
@@ -1134,7 +1172,12 @@ static void validation_core(const char *accel, const char *core, const char *pre
 			csv_put(out, cell->name, 0);
 			csv_put(out, val_pairs[p], 0);
 			csv_put(out, p < 2 && nref == reg_cells()->n ? ref[c] : "", 0);
+			put_num(built, 1, 0);
+			snprintf(key, sizeof(key), "%d", nlay);
+			csv_put(out, key, 0);
 			put_num(model, 1, 0);
+			put_num(mlo, 1, 0);
+			put_num(mhi, 1, 0);
 			put_num(insns, insns > 0, 0);
 			csv_put(out, mr ? mr->name : "", 0);
 			put_num(uml, mr != NULL, 0);
@@ -1241,8 +1284,8 @@ int main(int argc, char **argv)
 		   "accel,against,kind,unit,engine,filter,skbs,figure,against_figure,delta,ratio",
 		   against_rows);
 	write_file(argv[1], "validation.csv",
-		   "accel,core,predictor,own,year,cell,pair,ref2014,model,insns,measured,uml,uml_lo,"
-		   "uml_hi,"
+		   "accel,core,predictor,own,year,cell,pair,ref2014,built,layouts,model,model_min,"
+		   "model_max,insns,measured,uml,uml_lo,uml_hi,"
 		   "model_off_pct,insns_off_pct,within10,closer",
 		   validation_rows);
 	return 0;

@@ -1217,6 +1217,9 @@ static void vline(const char *label, const char *accel, const char *core, const 
 				 atof(vget(r, "insns_off_pct")));
 		else if (r && !strcmp(what, "model"))
 			snprintf(buf, sizeof(buf), "%.2f", atof(vget(r, "model")));
+		else if (r && !strcmp(what, "range"))
+			snprintf(buf, sizeof(buf), "%.2f-%.2f (%s)", atof(vget(r, "model_min")),
+				 atof(vget(r, "model_max")), vget(r, "layouts"));
 		printf(" %*s", VCELL, buf);
 	}
 	printf("\n");
@@ -1245,8 +1248,9 @@ static void validation_table(const char *accel)
 		printf("model against measured, accel=%s: core %s (its own predictor) against\n"
 		       "uml on the %s, cpu %s;\n"
 		       "run %s.\n"
-		       "The MODEL's ratios and the instruction count's, each with how far it is\n"
-		       "from uml's (uml: the hardware timing here)\n",
+		       "The MODEL's ratios (geometric mean over the code layouts it booted; their\n"
+		       "range and count below it) and the instruction count's, each with how far\n"
+		       "it is from uml's (uml: the hardware timing here)\n",
 		       accel, core, reg_get(&ms->rec[m], "title"), reg_get(&ms->rec[m], "cpu"),
 		       reg_get(&ms->rec[m], "run"));
 		vheader();
@@ -1258,6 +1262,8 @@ static void validation_table(const char *accel)
 			vline(label, accel, core, NULL, name, vpairs[p], "uml");
 			snprintf(label, sizeof(label), "%*s model", (int)strlen(vpairs[p]), "");
 			vline(label, accel, core, NULL, name, vpairs[p], "model_off");
+			snprintf(label, sizeof(label), "%*s  over layouts", (int)strlen(vpairs[p]), "");
+			vline(label, accel, core, NULL, name, vpairs[p], "range");
 			snprintf(label, sizeof(label), "%*s instructions", (int)strlen(vpairs[p]), "");
 			vline(label, accel, core, NULL, name, vpairs[p], "insns_off");
 			for (c = 0; c < ncells(); c++) {
@@ -1309,8 +1315,8 @@ static void era_table(const char *accel)
 		return;
 	printf("the 2014 design against the 3.14 interpreter, by era, accel=%s: the 2014\n"
 	       "commit's ratio (its new was the 2014 design), the MODEL's on each core (the year\n"
-	       "its kind of core shipped; its own predictor *, the others' beside it) and uml's\n"
-	       "measured today\n", accel);
+	       "its kind of core shipped; its own predictor *, the others' beside it; the mean\n"
+	       "over the code layouts) and uml's measured today\n", accel);
 	vheader();
 	for (p = 0; p < 2; p++) {
 		const char *pair = vpairs[1 - p];

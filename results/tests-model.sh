@@ -205,6 +205,15 @@ is "$(get "$lay/claims.csv" verdict accel=modeled claim=model-new-faster cell=fp
 	"depends on the layout / reversed 2, depends on the predictor 1" "claims.csv: a claim reversed in 2 layouts and predictor-dependent in 1 depends on the layout"
 is "$(get "$lay/claims.csv" verdict accel=modeled claim=model-new-faster cell=fprog1-hit) / $(get "$lay/claims.csv" layout_verdicts accel=modeled claim=model-new-faster cell=fprog1-hit)" \
 	"reversed / reversed 3" "claims.csv: a claim with one verdict in every layout keeps it"
+# shellcheck disable=SC2016
+expect "validation.csv: the model's ratio is its geometric mean over the 3 layouts, the build's beside it" awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["core"] == "zen5" && $c["predictor"] == "tage" && $c["cell"] == "fprog2-hit" && $c["pair"] == "old/new" {
+		b = $c["built"]; m = $c["model"]; hi = $c["model_max"]
+		# two layouts at the build, one at hi: the mean is (b^2 hi)^(1/3)
+		d = m - exp((2 * log(b) + log(hi)) / 3)
+		found = $c["layouts"] == 3 && $c["model_min"] == b && hi > 2 * b && d * d < 1e-6 }
+	END { exit !found }' "$lay/validation.csv"
 is "$(get "$lay/claims.csv" layouts accel=modeled-arm claim=model-new-faster cell=fprog1-hit)" "" \
 	"claims.csv: no layout columns for an accelerator with no variants (modeled-arm)"
 expect "table.txt: a code-layouts section for modeled only, old fprog #2 cache-hit as a range" sh -c "
