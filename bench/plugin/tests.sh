@@ -102,6 +102,16 @@ run() {
 run x86_64 qemu-x86_64 zen5 "$2"
 run arm qemu-arm a15 "$3"
 
+# Several cores side by side (core=NAME, accels.conf model_also): each
+# core's lines are those of a plugin modelling it alone.
+qemu-x86_64 -plugin "$plugin,out=$tmp/two,core=zen5,$("$here/core-args.sh" zen5),core=a15,$("$here/core-args.sh" a15)" \
+	"$2" 49152 > /dev/null 2>&1 || true
+for c in zen5 a15; do
+	qemu-x86_64 -plugin "$plugin,out=$tmp/one-$c,core=$c,$("$here/core-args.sh" "$c")" "$2" 49152 > /dev/null 2>&1 || true
+	expect "two cores in one run: $c's window lines are those of $c modelled alone" \
+		test -s "$tmp/one-$c" -a "$(grep "^window=.* core=$c " "$tmp/two")" = "$(grep '^window=' "$tmp/one-$c")"
+done
+
 # Bad arguments are refused by name, before the guest runs.
 # shellcheck disable=SC2016
 expect "the plugin refuses an unknown argument, naming it" \
