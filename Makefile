@@ -158,7 +158,8 @@ $(TOOLS)/mkratios $(TOOLS)/mkcompare: $(TOOLS)/%: results/%.c results/paired.c r
 tools: deps-bench $(TOOLS)/knob $(TOOLS)/mkcsv $(TOOLS)/mktable $(TOOLS)/cmpruns \
 	$(TOOLS)/crosscheck $(TOOLS)/mkcover $(TOOLS)/csv2dat $(TOOLS)/seccomp-bench \
 	$(TOOLS)/bpfdiff $(TOOLS)/control $(TOOLS)/layoutpads $(TOOLS)/mkratios $(TOOLS)/knobfuzz $(TOOLS)/simboots $(TOOLS)/simcompare $(TOOLS)/layoutcov \
-	$(TOOLS)/mkclaims $(TOOLS)/csvget $(TOOLS)/mkcompare $(TOOLS)/mktrend $(TOOLS)/regcheck
+	$(TOOLS)/mkclaims $(TOOLS)/csvget $(TOOLS)/mkcompare $(TOOLS)/mktrend $(TOOLS)/regcheck \
+	$(TOOLS)/mkmeasured
 
 # The branch and cache model (docs/model.md): the QEMU plugin, checked
 # against the installed QEMUs' exports, and its validation programs

@@ -138,6 +138,18 @@ expect "table.txt: the validation against each measured host and the era table, 
 	grep -A4 '^the 2014 design against the 3.14 interpreter, by era, accel=modeled' '$fixture/table.txt' >/dev/null &&
 	grep -A8 'by era, accel=modeled' '$fixture/table.txt' | grep -A1 'old/new2014 2014 commit  *2.9x' | grep -q 'snb 2012, tcache \*'"
 
+# mkmeasured: a measured record from a run's own ratios (a host a later run
+# adds), checked by regcheck beside the live ones.
+umlfx=$(cd "$(dirname "$0")/fixtures/uml-boots" && pwd)
+expect "mkmeasured: a record of the uml-boots fixture passes regcheck beside bench/measured.conf" sh -c "
+	{ cat '$(dirname "$0")/../bench/measured.conf'; echo; '$tools/mkmeasured' '$umlfx' uml amd-boots zen5; } > '$tmp/measured.conf' &&
+	MEASURED_CONF='$tmp/measured.conf' '$tools/regcheck'"
+is "$("$tools/mkmeasured" "$umlfx" uml amd-boots zen5 2> /dev/null | awk '$1 == "ratio.old/new2014" { print $2 }')" \
+	"$("$tools/csvget" "$umlfx/ratios.csv" ratio accel=uml pair=old/new2014 filter=fprog1 skbs=1):$(printf '%.4f' "$("$tools/csvget" "$umlfx/ratios.csv" ci_lo accel=uml pair=old/new2014 filter=fprog1 skbs=1)"):$(printf '%.4f' "$("$tools/csvget" "$umlfx/ratios.csv" ci_hi accel=uml pair=old/new2014 filter=fprog1 skbs=1)")" \
+	"mkmeasured: RATIO:LO:HI of the first cell is ratios.csv's"
+refused "mkmeasured refuses an accelerator with no ratios in the run" "no ratio of accel icount" \
+	"$tools/mkmeasured" "$umlfx" icount x zen5
+
 # mkcsv refuses what it cannot pair or compute, naming it (testlib.sh
 # refused)
 broken() {
