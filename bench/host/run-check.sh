@@ -599,9 +599,13 @@ for r in $other_runs; do
 		grep -q '^  executed VM insns per call: the same on both kernels' '$d/trend.txt'"
 done
 
+# The window lines only: the plugin's "end" line counts QEMU's translations
+# up to its exit, which the guest's shutdown moves (docs/model.md).
 for a in $model_accels; do
-	t "$a: two boots give the same model counts, window for window (model.txt)" \
-		cmp "$build/check-$a-1/$a/model.txt" "$build/check-$a-2/$a/model.txt"
+	t "$a: two boots give the same model counts, window for window (model.txt)" sh -c "
+		grep '^window=' '$build/check-$a-1/$a/model.txt' > '$build/check-$a-1/windows.txt' &&
+		grep '^window=' '$build/check-$a-2/$a/model.txt' > '$build/check-$a-2/windows.txt' &&
+		cmp '$build/check-$a-1/windows.txt' '$build/check-$a-2/windows.txt'"
 	"$top/results/tests-model.sh" "$build/tools" "$build/check-$a-1" | collect || true
 done
 
