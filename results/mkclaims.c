@@ -252,7 +252,7 @@ static int judgeable(const char *accel, const struct csv_row *r, char *basis, si
 {
 	const char *over = csv_has(&run.ratios, "ci_over") ? rat(r, "ci_over") : "rounds";
 	double lo, hi;
-	char what[64];
+	char what[128];
 
 	snprintf(basis, n, "CI %s", run_ci_over(&run.ratios, r, what, sizeof(what)));
 	if (!run_accel_timed(&run, accel))
@@ -1133,6 +1133,21 @@ static int layout_ratios(const char *accel, const char *col, const char *pair,
 	return n;
 }
 
+/*
+ * A measured record (bench/measured.conf) is held against a model of the
+ * architecture its flavour is compared as (um: x86_64, reg_ref_arch) and
+ * of the same configuration base (flavours.conf base: tinyconfig and the
+ * harness's fragments, not Debian's own configuration).
+ */
+static int measured_arch(const struct reg_rec *mr, const char *flavour)
+{
+	const struct reg_rec *mf = reg_find(reg_flavours(), reg_get(mr, "flavour"), 0);
+	const struct reg_rec *f = reg_find(reg_flavours(), flavour, 0);
+
+	return mf && f && !strcmp(reg_get(mf, "base"), reg_get(f, "base")) &&
+	       !strcmp(reg_ref_arch(mf->name), reg_ref_arch(flavour));
+}
+
 static void validation_core(const char *accel, const char *core, const char *pred,
 			    const char *col)
 {
@@ -1140,7 +1155,8 @@ static void validation_core(const char *accel, const char *core, const char *pre
 	const struct reg_rec *oldnew = reg_find(reg_ratios(), "old/new", 0);
 	struct reg *ms = reg_measured();
 	char ref[REG_MAX][32], w[REG_MAX][32], key[48];
-	int nref = oldnew ? reg_ref(oldnew, "ref2014", "x86_64", ref, REG_MAX) : 0;
+	const char *flavour = res(run_accel_row(&run, accel), "flavour");
+	int nref = oldnew ? reg_ref(oldnew, "ref2014", flavour, ref, REG_MAX) : 0;
 	int own = cr && !strcmp(reg_get(cr, "predictor"), pred);
 	size_t p;
 	int c, m;
@@ -1161,6 +1177,7 @@ static void validation_core(const char *accel, const char *core, const char *pre
 			snprintf(key, sizeof(key), "ratio.%s", val_pairs[p]);
 			for (m = 0; m < ms->n && own && !mr; m++)
 				if (!strcmp(reg_get(&ms->rec[m], "core"), core) &&
+				    measured_arch(&ms->rec[m], flavour) &&
 				    reg_words(&ms->rec[m], key, w, REG_MAX) == reg_cells()->n &&
 				    sscanf(w[c], "%lf:%lf:%lf", &uml, &lo, &hi) == 3)
 					mr = &ms->rec[m];
@@ -1198,12 +1215,15 @@ static void validation_core(const char *accel, const char *core, const char *pre
 static void validation_rows(const char *accel)
 {
 	const struct csv_row *any = run_accel_row(&run, accel);
-	struct reg *preds = reg_predictors();
+	struct reg *preds = reg_predictors(), *ms = reg_measured();
 	char also[4][32], col[96];
 	const struct reg_rec *cr;
 	int n, i;
 
-	if (strcmp(res(any, "kind"), "modeled") || strcmp(res(any, "flavour"), "x86_64") ||
+	for (i = 0; i < ms->n && !measured_arch(&ms->rec[i], res(any, "flavour")); i++)
+		;
+	/* only where a measured record's machine runs this architecture */
+	if (strcmp(res(any, "kind"), "modeled") || i == ms->n ||
 	    !csv_has(&run.results, "model_core"))
 		return;
 	for (i = 0; i < preds->n; i++) {

@@ -370,14 +370,22 @@ static void kv_del(struct kv *kv, const char *key);
  * line per window: window=K arch=... insns=... cond=...): what a result
  * line with model_window=K model_calls=N gets, per call, as model_<name>.
  */
-static const char *const model_counters[] = {
-	"insns", "cond", "cond_taken", "cond_miss", "cond_miss_bimodal",
-	"cond_miss_tage", "ind", "ind_miss", "ind_miss_btb", "ind_miss_ittage",
-	"ret", "ret_miss", "l1i_acc", "l1i_miss", "l1d_acc", "l1d_miss",
-	"l2_acc", "l2_miss",
-};
+#define NMODEL_MAX 32
+static char model_counters[NMODEL_MAX][24];
+static size_t nmodel;
 
-#define NMODEL (sizeof(model_counters) / sizeof(model_counters[0]))
+/* model_counters[] from registry.h's one list (once, at start). */
+static void model_counters_init(void)
+{
+	const char *s = REG_MODEL_COUNTERS;
+
+	while (*s && nmodel < NMODEL_MAX) {
+		size_t k = strcspn(s, " ");
+
+		snprintf(model_counters[nmodel++], sizeof(model_counters[0]), "%.*s", (int)k, s);
+		s += k + strspn(s + k, " ");
+	}
+}
 
 /* A figure per call (model, perf stat): small ones keep 4 significant digits. */
 static void set_model_num(struct kv *kv, const char *key, double v)
@@ -419,12 +427,12 @@ static int model_window(const char *path, const char *w, const char *core,
 	return found;
 }
 
-/* Index of model counter @name in model_counters[]; NMODEL when none. */
+/* Index of model counter @name in model_counters[]; nmodel when none. */
 static size_t model_index(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < NMODEL && strcmp(name, model_counters[i]); i++)
+	for (i = 0; i < nmodel && strcmp(name, model_counters[i]); i++)
 		;
 	return i;
 }
@@ -443,7 +451,7 @@ static int predictor_figures(const struct reg_rec *p, const double *per,
 	size_t c = model_index(reg_get(p, "cond")), i = model_index(reg_get(p, "ind"));
 	char buf[256], *tok, *save = NULL;
 
-	if (c == NMODEL || i == NMODEL) {
+	if (c == nmodel || i == nmodel) {
 		fprintf(stderr, "mkcsv: predictor %s: cond '%s' or ind '%s' is no model counter\n",
 			p->name, reg_get(p, "cond"), reg_get(p, "ind"));
 		return -1;
@@ -460,12 +468,12 @@ static int predictor_figures(const struct reg_rec *p, const double *per,
 		if (colon)
 			*colon++ = '\0';
 		k = model_index(tok);
-		if (!colon || (k == NMODEL && strcmp(tok, "mispredicts"))) {
+		if (!colon || (k == nmodel && strcmp(tok, "mispredicts"))) {
 			fprintf(stderr, "mkcsv: %s: model_formula: '%s' is not COUNTER:WEIGHT of a model counter or mispredicts\n",
 				where, tok);
 			return -1;
 		}
-		fig[3] += (k == NMODEL ? fig[2] : per[k]) * atof(colon);
+		fig[3] += (k == nmodel ? fig[2] : per[k]) * atof(colon);
 	}
 	return 0;
 }
@@ -493,7 +501,7 @@ static int window_counters(const char *path, const char *w, const char *core,
 			path, w, restarts);
 		return 1;
 	}
-	for (i = 0; i < NMODEL; i++) {
+	for (i = 0; i < nmodel; i++) {
 		const char *v = kv_get(&win, model_counters[i]);
 
 		if (!v) {
@@ -528,7 +536,7 @@ static int model_also(const char *path, struct kv *cell, const struct kv *acc,
 {
 	const char *also = kv_get(acc, "model_also");
 	char list[256], key[96], *tok, *save = NULL;
-	double per[NMODEL], fig[4];
+	double per[NMODEL_MAX], fig[4];
 
 	snprintf(list, sizeof(list), "%s", also ? also : "");
 	for (tok = strtok_r(list, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
@@ -572,7 +580,7 @@ static int read_model(const char *dir, struct kv *cell, const struct kv *acc,
 	const struct reg_rec *mine;
 	struct reg *preds = reg_predictors();
 	char path[8192], buf[256];
-	double calls, cycles = 0, per[NMODEL], fig[4];
+	double calls, cycles = 0, per[NMODEL_MAX], fig[4];
 	size_t i, k;
 	int p;
 
@@ -588,8 +596,8 @@ static int read_model(const char *dir, struct kv *cell, const struct kv *acc,
 	}
 	if (!mine || window_counters(path, w, core, 1, calls, per, where))
 		return 1;
-	for (i = 0; i < NMODEL; i++) {
-		snprintf(buf, sizeof(buf), "model_%s", model_counters[i]);
+	for (i = 0; i < nmodel; i++) {
+		snprintf(buf, sizeof(buf), "model_%.23s", model_counters[i]);
 		set_model_num(cell, buf, per[i]);
 	}
 	for (p = 0; p < preds->n; p++) {
@@ -1012,6 +1020,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: mkcsv RUN_DIR\n");
 		return 2;
 	}
+	model_counters_init();
 	snprintf(path, sizeof(path), "%s/run.txt", argv[1]);
 	if (read_meta(path, &run)) {
 		fprintf(stderr, "mkcsv: cannot read %s\n", path);

@@ -7,7 +7,8 @@
  *   mkmeasured RUN_DIR ACCEL NAME CORE
  *
  * Prints "measured NAME" with its title, cpu (run.txt host_cpu_id, "not
- * recorded" before runs recorded it), core CORE, run (the run id and what
+ * recorded" before runs recorded it), core CORE, flavour (the kernel flavour
+ * ACCEL booted: which architecture's model it is held against), run (the run id and what
  * the CIs are over) and one ratio.PAIR line per pair of
  * bench/measured.conf's kind (old/new, old/new2014, new2014/new): RATIO:LO:HI
  * of ACCEL's ratios.csv row in each cell record, in their order.  Exits 1
@@ -58,6 +59,7 @@ int main(int argc, char **argv)
 	printf("\tcpu\t\t%s\n", *run_info(&run, "host_cpu_id") ? run_info(&run, "host_cpu_id") :
 	       "not recorded");
 	printf("\tcore\t\t%s\n", core);
+	printf("\tflavour\t\t%s\n", csv_get(&run.ratios, first, "flavour"));
 	printf("\trun\t\t%s: %s, %s\n", run_info(&run, "run_id"), accel, over);
 	for (p = 0; p < sizeof(pairs) / sizeof(pairs[0]); p++) {
 		printf("\tratio.%s\t", pairs[p]);

@@ -70,11 +70,8 @@ struct rtype {
 
 static const char *top = REG_DIR "/..";
 
-/* The per-call counters of the model plugin (results/mkcsv.c model_counters). */
-static const char model_counters[] =
-	"insns cond cond_taken cond_miss cond_miss_bimodal cond_miss_tage ind "
-	"ind_miss ind_miss_btb ind_miss_ittage ret ret_miss l1i_acc l1i_miss "
-	"l1d_acc l1d_miss l2_acc l2_miss";
+/* The per-call counters of the model plugin (registry.h). */
+static const char model_counters[] = REG_MODEL_COUNTERS;
 static int nerr;
 
 static void err(const struct reg *r, int line, const char *fmt, ...)
@@ -446,6 +443,34 @@ static const char *get(const struct reg_rec *rec, const char *key)
 	return reg_get(rec, key);
 }
 
+/*
+ * layout_builds: the flavours an accelerator's code-layout variants are
+ * relinked from, in turn: each relinks and has its own flavour's arch,
+ * the first is its own flavour, and the accelerator has layouts.
+ */
+static void layout_builds_check(const struct reg *r, const struct reg_rec *rec,
+				const struct reg_rec *fl)
+{
+	char w[8][WORD];
+	int n = words(rec, "layout_builds", w, 8), i;
+
+	if (n && !has(rec, "layouts"))
+		err(r, kline(rec, "layout_builds"), "accel %s: layout_builds without layouts",
+		    rec->name);
+	if (n && fl && strcmp(w[0], fl->name))
+		err(r, kline(rec, "layout_builds"),
+		    "accel %s: layout_builds starts with %s, not its own flavour %s",
+		    rec->name, w[0], fl->name);
+	for (i = 0; i < n && fl; i++) {
+		const struct reg_rec *b = reg_find(reg_flavours(), w[i], 0);
+
+		if (b && (strcmp(get(b, "relink"), "1") || strcmp(get(b, "arch"), get(fl, "arch"))))
+			err(r, kline(rec, "layout_builds"),
+			    "accel %s: layout_builds %s: not a flavour of arch %s that relinks (%s:%d)",
+			    rec->name, w[i], get(fl, "arch"), reg_flavours()->path, b->line);
+	}
+}
+
 static void check_accel(const struct reg *r, const struct reg_rec *rec)
 {
 	const struct reg_rec *fl = reg_find(reg_flavours(), get(rec, "flavour"), 0);
@@ -488,6 +513,7 @@ static void check_accel(const struct reg *r, const struct reg_rec *rec)
 	if (fl && has(rec, "layouts") && strcmp(get(fl, "relink"), "1"))
 		err(r, kline(rec, "layouts"), "accel %s: layouts, but flavour %s does not relink (%s:%d)",
 		    rec->name, fl->name, reg_flavours()->path, fl->line);
+	layout_builds_check(r, rec, fl);
 	in = reg_find(reg_accels(), get(rec, "against"), 0);
 	if (in && (strcmp(get(in, "kind"), kind) || strcmp(get(in, "flavour"), get(rec, "flavour"))))
 		err(r, kline(rec, "against"), "accel %s: against %s, of another kind or flavour (%s:%d)",
@@ -757,6 +783,7 @@ static const struct key accel_keys[] = {
 	RF("against", 0, REF, "accel", reg_accels),
 	RF("model", 0, REF, "core", reg_cores),
 	RF("model_also", 0, REFS, "core", reg_cores),
+	RF("layout_builds", 0, REFS, "flavour", reg_flavours),
 	K("auto", 0, ANY), K("needs", 0, ANY), K("cmdline", 0, ANY),
 	K("quiet", 0, ANY), K("run_sd", 0, ANY),
 	ONE("out", 0, "console disk"),
@@ -801,6 +828,7 @@ static const struct key core_keys[] = {
 static const struct key measured_keys[] = {
 	K("title", 1, ANY), K("cpu", 1, ANY), K("run", 1, ANY),
 	RF("core", 1, REF, "core", reg_cores),
+	RF("flavour", 1, REF, "flavour", reg_flavours),
 	SUF("ratio.", CIS, NULL, RATIO_NAME),
 	END
 };

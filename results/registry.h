@@ -76,6 +76,16 @@ const char *reg_get_or(const struct reg_rec *rec, const char *key,
 int reg_words(const struct reg_rec *rec, const char *key, char words[][32],
 	      int max);
 
+/*
+ * The model plugin's per-call counters, in the order of its window lines
+ * (bench/plugin/bpfmodel.c): mkcsv turns each into model_<name>, the
+ * registry check holds cores.conf's formulas and predictor records to them.
+ */
+#define REG_MODEL_COUNTERS \
+	"insns cond cond_taken cond_miss cond_miss_bimodal cond_miss_tage ind " \
+	"ind_miss ind_miss_btb ind_miss_ittage ret ret_miss l1i_acc l1i_miss " \
+	"l1d_acc l1d_miss l2_acc l2_miss"
+
 /* An engine's row label: its label, or its name when the file lacks it. */
 const char *engine_label(const char *name);
 /* An engine's plot series name. */

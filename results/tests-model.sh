@@ -138,6 +138,16 @@ expect "table.txt: the validation against each measured host and the era table, 
 	grep -A4 '^the 2014 design against the 3.14 interpreter, by era, accel=modeled' '$fixture/table.txt' >/dev/null &&
 	grep -A8 'by era, accel=modeled' '$fixture/table.txt' | grep -A1 'old/new2014 2014 commit  *2.9x' | grep -q 'snb 2012, tcache \*'"
 
+# A measured record is held against the model of its flavour's 2014
+# architecture (um: x86_64): named arm, the x86_64 model gets no rows.
+rm -rf "$tmp/varm"
+cp -R "$fixture" "$tmp/varm"
+sed 's/^\tflavour\t\tum$/\tflavour\t\tarm/' "$(dirname "$0")/../bench/measured.conf" > "$tmp/measured-arm.conf"
+expect "validation.csv: measured records of flavour arm give the x86_64 model no rows (um's give it 24)" sh -c "
+	MEASURED_CONF='$tmp/measured-arm.conf' '$tools/mkclaims' '$tmp/varm' &&
+	[ \$(grep -c '^modeled,' '$tmp/varm/validation.csv') = 0 ] &&
+	[ \$(grep -c '^modeled,.*,[a-z-]*-uml,' '$fixture/validation.csv') = 24 ]"
+
 # mkmeasured: a measured record from a run's own ratios (a host a later run
 # adds), checked by regcheck beside the live ones.
 umlfx=$(cd "$(dirname "$0")/fixtures/uml-boots" && pwd)
