@@ -60,7 +60,7 @@ COVER ?= $(TOP)/kernel-patches/0000-cover-letter.patch
 
 # ARCHES: the architectures make bench covers with ACCEL=auto (default
 # all: x86_64 i386 arm32), e.g. make bench ARCHES=x86_64.
-export ACCEL ARCHES BENCH_ARGS REPEAT BOOTS LAYOUTS LAYOUT_SEEDS QUIET PATCHES BASE CHECK_KERNELS
+export ACCEL ARCHES BENCH_ARGS REPEAT BOOTS LAYOUTS LAYOUT_SEEDS LAYOUT_BUILDS QUIET PATCHES BASE CHECK_KERNELS
 # ccache: paths under the clone are hashed relative to it, so a second
 # clone (CI's) hits the cache the first one filled.
 export CCACHE_BASEDIR := $(TOP)

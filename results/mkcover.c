@@ -537,7 +537,7 @@ static void accel_table(const char *accel)
 	const char *flavour = csv_get(&run.results, any, "flavour");
 	const char *kind;
 	const struct csv_row *ab = NULL;
-	char buf[48], ref[REG_MAX][32];
+	char buf[128], ref[REG_MAX][32];
 	int e, k, i;
 
 	/* the engines' medians are over boots where absolute.csv has them */

@@ -183,7 +183,7 @@ static void paired_table(const char *accel, const char *kind)
 {
 	const struct csv_row *worst = NULL;
 	const char *rounds = NULL, *boots = NULL, *over = NULL;
-	char buf[48];
+	char buf[128];
 	int i, c, any = 0;
 
 	for (i = 0; i < reg_ratios()->n; i++) {
@@ -314,7 +314,7 @@ static const struct csv_row *afind(const char *accel, const char *engine,
 static void absolute_table(const char *accel)
 {
 	const struct csv_row *r;
-	char buf[48];
+	char buf[128];
 	size_t e;
 	int c, any = 0;
 

@@ -84,10 +84,19 @@ layout_labels() {
 	printf -- '-g '
 	for f in $(boot_files "$1"); do kv "$(dirname "$f")/host.txt" layout; done | paste -sd, -
 }
+# layout_builds ACCEL_DIR: the builds its variants were relinked from
+# (host.txt layout_build, run-bench.sh), "+"-joined in order of first boot.
+layout_builds() {
+	for f in $(boot_files "$1"); do kv "$(dirname "$f")/host.txt" layout_build; done |
+		awk 'NF && !seen[$0]++' | paste -sd+ -
+}
 # ratios DIR: DIR/ratios.csv from DIR/<accel>/paired.txt (none without).
 # The config hash is per accelerator (host.txt), from run.txt in older runs.
 ratios() {
 	rm -f "$1/ratios.csv" "$1/absolute.csv"
+	# a layout_builds column in runs whose variants name their build
+	builds_col=
+	! grep -qs '^layout_build=' "$1"/*/boot-*/host.txt || builds_col=1
 	for d in "$1"/*/; do
 		d=${d%/}
 		[ -f "$d/paired.txt" ] || continue
@@ -107,6 +116,7 @@ ratios() {
 				-c "kernel=$(kv "$d/meta.txt" kernel)" \
 				-c "config_hash=$ch" \
 				-c "series_hash=$(kv "$run/run.txt" series_hash)" \
+				$( [ -z "$builds_col" ] || echo "-c layout_builds=$(layout_builds "$d")") \
 				$(boot_files "$d") > "$1/$what.tmp"
 			if [ -f "$1/$what.csv" ]; then
 				tail -n +2 "$1/$what.tmp" >> "$1/$what.csv"

@@ -211,7 +211,12 @@ const char *run_ci_over(const struct csv *csv, const struct csv_row *r,
 {
 	const char *over = csv_has(csv, "ci_over") ? csv_get(csv, r, "ci_over") : "rounds";
 
-	if (!strcmp(over, "layouts"))
+	const char *builds = csv_has(csv, "layout_builds") ? csv_get(csv, r, "layout_builds") : "";
+
+	if (!strcmp(over, "layouts") && strchr(builds, '+'))
+		snprintf(buf, n, "over %s boots of %s code layouts relinked from %s in turn",
+			 csv_get(csv, r, "boots"), csv_get(csv, r, "layouts"), builds);
+	else if (!strcmp(over, "layouts"))
 		snprintf(buf, n, "over %s boots of %s code layouts", csv_get(csv, r, "boots"),
 			 csv_get(csv, r, "layouts"));
 	else if (!strcmp(over, "boots"))

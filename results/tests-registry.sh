@@ -125,6 +125,12 @@ bad_value "an accelerator against one of another kind" "$a" accel icount-deb-epy
 	"accel icount-deb-epyc: against modeled-deb-off, of another kind or flavour"
 bad_value "an accelerator against an unknown one" "$a" accel icount-deb-epyc against icount-deb-of \
 	"accel icount-deb-epyc: against: no accel record 'icount-deb-of'"
+bad_value "variants relinked from a flavour of another arch" "$a" accel uml layout_builds "um x86_64" \
+	"accel uml: layout_builds x86_64: not a flavour of arch um that relinks"
+bad_value "variants relinked from an unknown flavour" "$a" accel uml layout_builds "um um-align32" \
+	"accel uml: layout_builds: no flavour record 'um-align32'"
+bad_value "layout_builds not starting with the accelerator's own flavour" "$a" accel uml layout_builds "um-align64 um" \
+	"accel uml: layout_builds starts with um-align64, not its own flavour um"
 bad_value "a kind's variants not paired, bench or none" "$a" kind modeled variants relink \
 	"kind modeled: variants: 'relink' is not one of"
 # layouts on an accelerator whose kind's figures do not see the layout

@@ -12,6 +12,8 @@
 #   accel_boots ACCEL     boots make bench gives it
 #   accel_layouts ACCEL [COMPARE]  code-layout variants make bench links for it
 #   accel_variants ACCEL  what a variant boots: paired, bench or none
+#   accel_layout_builds ACCEL  the flavours its variants are relinked from
+#   accel_builds ACCEL    every flavour it boots (its own, its variants')
 #   accel_unusable ACCEL  why it cannot run here (its needs), or fails
 #   accel_host_txt ACCEL  the host.txt lines the records give (mkcsv)
 #   flavour_kernel BUILD FLAVOUR   the kernel image a flavour boots
@@ -142,10 +144,10 @@ bench_flavours() {
 	if [ "${ACCEL:-auto}" = auto ]; then
 		for a in $ACCELS; do
 			[ -n "$(accel_attr "$a" auto || true)" ] && accel_in_arches "$a" &&
-				accel_flavour "$a"
+				accel_builds "$a"
 		done
 	else
-		for a in $ACCEL; do accel_flavour "$a"; done
+		for a in $ACCEL; do accel_builds "$a"; done
 	fi | awk '!seen[$0]++' | tr '\n' ' ' | sed 's/ $//'
 }
 
@@ -190,6 +192,17 @@ accel_layouts() {
 		return 0
 	fi
 	echo "${LAYOUTS:-$(accel_attr "$1" layouts || echo 1)}"
+}
+# accel_layout_builds ACCEL: the flavours its code-layout variants are
+# relinked from, in turn, one line: LAYOUT_BUILDS, else the record's
+# layout_builds, else its own flavour (docs/statistics.md, "Function
+# alignment").
+accel_layout_builds() { echo "${LAYOUT_BUILDS:-$(accel_attr "$1" layout_builds || accel_flavour "$1")}"; }
+# accel_builds ACCEL [COMPARE]: every flavour ACCEL boots, its own first,
+# then those of its code-layout variants (where it has more than one).
+accel_builds() {
+	accel_flavour "$1"
+	[ "$(accel_layouts "$1" "${2:-0}")" = 1 ] || accel_layout_builds "$1" | tr ' ' '\n'
 }
 # console_silent LOG: the guest wrote nothing to its console log LOG: every
 # line is the host's ("[run] ...") or QEMU's own ("qemu-system-x86_64: ...").

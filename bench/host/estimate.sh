@@ -46,7 +46,10 @@ for a in $list; do
 	case "$a" in *\?) a=${a%\?} maybe=" if its probe boots" ;; esac
 	accel_kind "$a" > /dev/null 2>&1 || continue
 	f=$(accel_flavour "$a")
-	case " $flavours " in *" $f "*) ;; *) flavours="$flavours $f" ;; esac
+	# its own flavour and those its code-layout variants are relinked from
+	for b in $(accel_builds "$a" "$compare"); do
+		case " $flavours " in *" $b "*) ;; *) flavours="$flavours $b" ;; esac
+	done
 	s=$(accel_attr "$a" guest_s 2> /dev/null || true)
 	nb=$(accel_boots "$a")
 	case "$nb" in '' | *[!0-9]*) nb=1 ;; esac

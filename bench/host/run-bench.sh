@@ -28,7 +28,11 @@
 #               ratios' CIs are formed over variants (docs/statistics.md,
 #               "Code layout").  LAYOUT_SEEDS="S1 S2 ..." fixes the seeds
 #               (default: drawn per run; of several kernels, the same
-#               seeds for each).
+#               seeds for each).  The variants are relinked in turn from
+#               the builds of the accelerator's layout_builds (uml: its
+#               own and the one with every function on a 64-byte line;
+#               LAYOUT_BUILDS="FLAVOUR ..." overrides), so the CIs cover
+#               another function alignment too ("Function alignment").
 #        KERNELS="NAME=OUT ..."  boot several kernels (make compare,
 #               bench/host/run-compare.sh): NAME's kernel and initramfs
 #               are OUT/obj-<flavour>/ and OUT/initramfs-<flavour>.cpio.gz,
@@ -137,11 +141,16 @@ sides=${kernels:-=$kout}
 # side_dir DIR NAME: the run directory of kernel NAME in run directory DIR.
 side_dir() { echo "$1${2:+/$2}"; }
 for a in $accel; do
-	f=$(accel_flavour "$a")
-	for s in $sides; do
-		for file in "$(kernel_of "$a" "${s#*=}")" "$(initrd_of "$a" "${s#*=}")"; do
-			[ -f "$file" ] ||
-				die "ACCEL=$a boots kernel flavour $f, which is not built (no $file): make initramfs-$f"
+	for f in $(accel_builds "$a" "$( [ -z "$kernels" ] || echo 1)"); do
+		[ "$f" = "$(accel_flavour "$a")" ] ||
+			{ [ "$(flavour_attr "$f" arch 2> /dev/null || true)" = "$(flavour_attr "$(accel_flavour "$a")" arch)" ] &&
+				[ "$(flavour_attr "$f" relink || true)" = 1 ]; } ||
+			die "ACCEL=$a: its code-layout variants cannot be relinked from flavour $f (layout_builds, LAYOUT_BUILDS: a flavour of $(flavour_attr "$(accel_flavour "$a")" arch) with relink 1)"
+		for s in $sides; do
+			for file in "$(flavour_kernel "${s#*=}" "$f")" "${s#*=}/initramfs-$f.cpio.gz"; do
+				[ -f "$file" ] ||
+					die "ACCEL=$a boots kernel flavour $f, which is not built (no $file): make initramfs-$f"
+			done
 		done
 	done
 done
@@ -209,7 +218,7 @@ plan_boots() {
 for s in $sides; do
 	sdir=$(side_dir "$dir" "${s%%=*}")
 	mkdir -p "$sdir"
-	for f in $(for a in $accel; do accel_flavour "$a"; done | sort -u); do
+	for f in $(for a in $accel; do accel_builds "$a" "$( [ -z "$kernels" ] || echo 1)"; done | sort -u); do
 		cp "${s#*=}/obj-$f/.config" "$sdir/kernel-$f.config"
 		# a kernel configured from Debian's file: what differs from it
 		[ ! -f "${s#*=}/obj-$f/debian-config.diff" ] ||
@@ -241,12 +250,16 @@ boot_seed() {
 }
 
 # boot DIR ACCEL PLAN SEED OUT [LAYOUT]: one boot of PLAN into DIR, OUT's
-# kernel (LAYOUT: its code-layout variant of that seed, layout-link.sh).
+# kernel (LAYOUT: FLAVOUR/SEED, the code-layout variant of that seed
+# relinked from OUT's FLAVOUR build, layout-link.sh).
 boot() {
 	f=$(accel_flavour "$2")
 	step="the $2 boot (plan $3)" boot_dir=$1
-	kernel=$(kernel_of "$2" "$5")
-	[ -z "${6:-}" ] || kernel=$5/obj-$f/layout/$6/$(basename "$kernel")
+	kernel=$(kernel_of "$2" "$5") initrd=$(initrd_of "$2" "$5") vdir=
+	if [ -n "${6:-}" ]; then
+		vdir=$5/obj-${6%/*}/layout/${6#*/}
+		kernel=$vdir/$(basename "$kernel") initrd=$5/initramfs-${6%/*}.cpio.gz
+	fi
 	mkdir -p "$1"
 	{
 		accel_host_txt "$2"
@@ -265,13 +278,17 @@ boot() {
 			echo "cpu=QEMU TCG's $(accel_attr "$2" boot | sed 's/.*-cpu \([^, ]*\).*/\1/') (outer guest) with KVM nested in it; host: $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
 			grep -v '^stamp=' "$NESTED_DIR/outer.txt" ;;
 		esac
-		# the variant: its seed, padding and where the interpreters landed
-		[ -z "${6:-}" ] || sed 's/^seed=/layout=/; /^layout=/!s/^/layout_/' \
-			"$5/obj-$f/layout/$6/layout.txt"
+		# the variant: the build it is relinked from (its configuration's
+		# hash), its seed, padding and where the interpreters landed
+		if [ -n "$vdir" ]; then
+			echo "layout_build=${6%/*}"
+			echo "layout_config_hash=$(sha1sum < "$5/obj-${6%/*}/.config" | cut -c1-12)"
+			sed 's/^seed=/layout=/; /^layout=/!s/^/layout_/' "$vdir/layout.txt"
+		fi
 	} > "$1/host.txt"
 	# Both lists are split into kernel arguments on purpose.
 	# shellcheck disable=SC2046,SC2086
-	"$here/run-guest.sh" "$2" "$3" "$1" "$kernel" "$(initrd_of "$2" "$5")" \
+	"$here/run-guest.sh" "$2" "$3" "$1" "$kernel" "$initrd" \
 		$(accel_plan_args "$2") ${4:+bench.seed=$4} ${BENCH_ARGS:-}
 	boot_dir=""
 }
@@ -319,16 +336,28 @@ layout_seeds() {
 	done
 }
 
-# link_layouts ACCEL SEED...: the variants of ACCEL's kernel, of every
-# kernel of the run (layout-link.sh).
-link_layouts() {
-	f=$(accel_flavour "$1")
+# layout_variants ACCEL SEED...: the variants, FLAVOUR/SEED each: the
+# seeds dealt in turn to the builds of ACCEL's layout_builds.
+layout_variants() {
+	builds=$(accel_layout_builds "$1")
 	shift
-	step="linking the code-layout variants of the $f kernel"
-	for s in $sides; do
-		name=${s%%=*}
-		echo "[bench] ${name:+$name }$f kernel: $# code-layout variant(s), relinked with seeded padding"
-		"$here/layout-link.sh" "$top" "${s#*=}/obj-$f" "$f" "$@"
+	printf '%s\n' "$@" | awk -v b="$builds" 'BEGIN { n = split(b, f, " ") }
+		{ printf "%s/%s ", f[(NR - 1) % n + 1], $0 }' | sed 's/ $//'
+}
+
+# link_layouts VARIANT...: the variants (FLAVOUR/SEED) of every kernel of
+# the run, each build's seeds in one batch (layout-link.sh).
+link_layouts() {
+	all=$*
+	# shellcheck disable=SC2086 # lists of words
+	for f in $(printf '%s\n' $all | sed 's|/.*||' | awk '!seen[$0]++'); do
+		fseeds=$(printf '%s\n' $all | sed -n "s|^$f/||p" | tr '\n' ' ')
+		step="linking the code-layout variants of the $f kernel"
+		for s in $sides; do
+			name=${s%%=*}
+			echo "[bench] ${name:+$name }$f kernel: $(echo $fseeds | wc -w) code-layout variant(s), relinked with seeded padding"
+			"$here/layout-link.sh" "$top" "${s#*=}/obj-$f" "$f" $fseeds
+		done
 	done
 }
 
@@ -346,10 +375,11 @@ run_plan() {
 		per=$(( (nb - 1 + nl - 1) / nl ))
 		[ "$per" -ge 1 ] || per=1
 		nb=$((1 + per * nl))
-		seeds=$(layout_seeds "$nl" | tr '\n' ' ')
-		# shellcheck disable=SC2086 # a list of seeds
-		link_layouts "$2" $seeds
-		echo "[bench] $2: $nl code-layout variants x $per $vplan-plan boot(s) each, after the bench plan's boot"
+		# shellcheck disable=SC2046 # a list of seeds
+		seeds=$(layout_variants "$2" $(layout_seeds "$nl"))
+		# shellcheck disable=SC2086 # a list of variants
+		link_layouts $seeds
+		echo "[bench] $2: $nl code-layout variants ($(accel_layout_builds "$2" | sed 's/ /, /g') in turn) x $per $vplan-plan boot(s) each, after the bench plan's boot"
 	fi
 	quiet_ref=
 	for s in $sides; do

@@ -346,7 +346,7 @@ plan_args_of() { accel_attr "$1" check_plan 2> /dev/null || accel_plan_args "$1"
 counted_checks=$(accel_counted_checks)
 
 # boots_run: make bench's runner on uml with two code-layout variants
-# (LAYOUT_SEEDS) and BOOTS=3, shortened: the first boot runs the bench plan
+# (LAYOUT_SEEDS; relinked from uml's two layout_builds in turn) and BOOTS=3, shortened: the first boot runs the bench plan
 # on the kernel as built, the others the paired plan, one on each variant,
 # each boot with a seed of its own, and the ratios come out over the
 # variants.
@@ -377,6 +377,15 @@ boots_run() {
 		a=$(sed -n "s/^layout_addr_sk_run_filter=//p" "$1/uml/boot-2/host.txt") &&
 		b=$(sed -n "s/^layout_addr_sk_run_filter=//p" "$1/uml/boot-3/host.txt") &&
 		[ -n "$a" ] && [ "$a" != - ] && [ -n "$b" ] && [ "$a" != "$b" ]' sh "$r"
+	# shellcheck disable=SC2016
+	t "boots: variant 11 relinked from um, 22 from um-align64 (every function on a 64-byte line: sk_run_filter and ___bpf_prog_run at 0 mod 64)" sh -c '
+		h2=$1/uml/boot-2/host.txt h3=$1/uml/boot-3/host.txt
+		[ "$(sed -n "s/^layout_build=//p" "$h2")" = um ] &&
+		[ "$(sed -n "s/^layout_build=//p" "$h3")" = um-align64 ] &&
+		[ "$(sed -n "s/^layout_config_hash=//p" "$h3")" != "$(sed -n "s/^layout_config_hash=//p" "$h2")" ] &&
+		for s in sk_run_filter ___bpf_prog_run; do
+			a=$(sed -n "s/^layout_addr_$s=//p" "$h3") && [ -n "$a" ] && [ $((0x$a % 64)) = 0 ] || exit 1
+		done' sh "$r"
 	t "boots: the kernel as built is untouched (its image, no padding in its vmlinux.a)" sh -c \
 		"[ '$(sha1sum < "$build/obj-um/linux")' = '$k' ] && ! ar t '$build/obj-um/vmlinux.a' | grep -q layout"
 	# shellcheck disable=SC2016
