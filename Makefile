@@ -7,7 +7,8 @@
 #                 claims into README.md (the reference-run block)
 #
 # Pipeline: filters/ -> kernel-patches/ -> bench/ (module, guest, host
-# runner) -> results/ -> plots/.  Everything built lives in build/.
+# runner) -> results/ -> plots/; lib/ the C they share (CSV, registries,
+# statistics, the run loader).  Everything built lives in build/.
 
 TOP      := $(CURDIR)
 BUILD    := $(TOP)/build
@@ -114,17 +115,17 @@ $(TOOLS)/knob: bench/guest/knob.c
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -static -o $@ $<
 
-$(TOOLS)/knobfuzz: bench/guest/knobfuzz.c results/registry.c results/registry.h
+$(TOOLS)/knobfuzz: bench/guest/knobfuzz.c lib/registry.c lib/registry.h
 	@mkdir -p $(TOOLS)
-	$(CC) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< results/registry.c
+	$(CC) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< lib/registry.c
 
-$(TOOLS)/mkcsv: results/mkcsv.c results/stats.c results/stats.h results/cell.h results/registry.c results/registry.h
+$(TOOLS)/mkcsv: results/mkcsv.c lib/stats.c lib/stats.h lib/cell.h lib/registry.c lib/registry.h
 	@mkdir -p $(TOOLS)
-	$(CC) $(HOSTCFLAGS) $(REGFLAGS) -o $@ $< results/stats.c results/registry.c -lm
+	$(CC) $(HOSTCFLAGS) $(REGFLAGS) -o $@ $< lib/stats.c lib/registry.c -lm
 
-# The host tools share the CSV reader, the registries and the statistics.
-HOSTLIB := results/csv.c results/layouts.c results/registry.c results/run.c results/stats.c
-HOSTHDR := results/cell.h results/csv.h results/layouts.h results/registry.h results/run.h results/stats.h
+# The host tools share lib/: the CSV reader, the registries, the statistics.
+HOSTLIB := lib/csv.c lib/layouts.c lib/registry.c lib/run.c lib/stats.c
+HOSTHDR := lib/cell.h lib/csv.h lib/layouts.h lib/registry.h lib/run.h lib/stats.h
 REGFLAGS := -DREG_DIR='"$(TOP)/bench"'
 
 $(TOOLS)/%: results/%.c $(HOSTLIB) $(HOSTHDR)
@@ -143,13 +144,13 @@ $(TOOLS)/layoutpads: bench/host/layoutpads.c
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -o $@ $<
 
-$(TOOLS)/control: bench/host/control.c results/stats.c results/stats.h
+$(TOOLS)/control: bench/host/control.c lib/stats.c lib/stats.h
 	@mkdir -p $(TOOLS)
-	$(CC) $(HOSTCFLAGS) -o $@ $< results/stats.c -lm
+	$(CC) $(HOSTCFLAGS) -o $@ $< lib/stats.c -lm
 
-$(TOOLS)/bpfdiff: bench/guest/bpfdiff.c results/registry.c results/registry.h
+$(TOOLS)/bpfdiff: bench/guest/bpfdiff.c lib/registry.c lib/registry.h
 	@mkdir -p $(TOOLS)
-	$(CC) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< results/registry.c
+	$(CC) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< lib/registry.c
 
 $(TOOLS)/mkratios $(TOOLS)/mkcompare: $(TOOLS)/%: results/%.c results/paired.c results/paired.h $(HOSTLIB) $(HOSTHDR)
 	@mkdir -p $(TOOLS)
@@ -199,17 +200,17 @@ $(BUILD)/tools-%/knob: bench/guest/knob.c | deps-cross
 	@mkdir -p $(@D)
 	$(GUESTCC_$*) $(HOSTCFLAGS) -static -o $@ $<
 
-$(BUILD)/tools-%/knobfuzz: bench/guest/knobfuzz.c results/registry.c results/registry.h | deps-cross
+$(BUILD)/tools-%/knobfuzz: bench/guest/knobfuzz.c lib/registry.c lib/registry.h | deps-cross
 	@mkdir -p $(@D)
-	$(GUESTCC_$*) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< results/registry.c
+	$(GUESTCC_$*) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< lib/registry.c
 
 $(BUILD)/tools-%/seccomp-bench: bench/guest/seccomp-bench.c | deps-cross
 	@mkdir -p $(@D)
 	$(GUESTCC_$*) $(HOSTCFLAGS) -static -o $@ $<
 
-$(BUILD)/tools-%/bpfdiff: bench/guest/bpfdiff.c results/registry.c results/registry.h | deps-cross
+$(BUILD)/tools-%/bpfdiff: bench/guest/bpfdiff.c lib/registry.c lib/registry.h | deps-cross
 	@mkdir -p $(@D)
-	$(GUESTCC_$*) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< results/registry.c
+	$(GUESTCC_$*) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< lib/registry.c
 
 $(BUILD)/busybox-%/busybox: bench/host/foreign-busybox.sh bench/host/debarch.sh
 	@$(TOP)/bench/host/foreign-busybox.sh $(DEBARCH_$*) $@

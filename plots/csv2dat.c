@@ -37,9 +37,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../results/csv.h"
-#include "../results/registry.h"
-#include "../results/run.h"
+#include "../lib/csv.h"
+#include "../lib/registry.h"
+#include "../lib/run.h"
 
 #define MAX_ENGINES	32
 #define MAX_SKBS	32

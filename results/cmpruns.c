@@ -27,8 +27,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "csv.h"
-#include "stats.h"
+#include "../lib/csv.h"
+#include "../lib/stats.h"
 
 #define MAX_RUNS 32
 #define MAX_KEY 6

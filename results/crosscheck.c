@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
-#include "run.h"
+#include "../lib/csv.h"
+#include "../lib/run.h"
 
 int main(int argc, char **argv)
 {

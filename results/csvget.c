@@ -7,14 +7,14 @@
  * Prints COLUMN of the first row of FILE.csv (results.csv, ratios.csv,
  * claims.csv, ...) whose columns KEY hold VALUE (-a: of every such row, a
  * line each, in file order); exits 1 when no row matches, 2 on bad
- * arguments.  Reads the file with results/csv.c (RFC
+ * arguments.  Reads the file with lib/csv.c (RFC
  * 4180 quoting), so a quoted field with commas is one field.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
+#include "../lib/csv.h"
 
 /* The row after @r whose columns KEYS hold VALUES, or NULL. */
 static const struct csv_row *next_row(const struct csv *c, const struct csv_row *r,

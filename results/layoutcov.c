@@ -31,7 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "stats.h"
+#include "../lib/stats.h"
 
 #define MAX_KEYS	256
 #define MAX_VALUES	4096

@@ -24,10 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layouts.h"
-#include "registry.h"
-#include "run.h"
-#include "stats.h"
+#include "../lib/layouts.h"
+#include "../lib/registry.h"
+#include "../lib/run.h"
+#include "../lib/stats.h"
 
 static struct run run;
 

@@ -31,9 +31,9 @@
 #include <sys/stat.h>
 
 #include "paired.h"
-#include "registry.h"
-#include "run.h"
-#include "stats.h"
+#include "../lib/registry.h"
+#include "../lib/run.h"
+#include "../lib/stats.h"
 
 #define SIDES		2
 #define PERF_TOP	3

@@ -24,9 +24,9 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "csv.h"
-#include "registry.h"
-#include "run.h"
+#include "../lib/csv.h"
+#include "../lib/registry.h"
+#include "../lib/run.h"
 
 #define TITLE	"bpf: re-measure bd4cf0ed331a's classic BPF interpreter rework on 6.1"
 #define PERF_TOP	3

@@ -26,9 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cell.h"
-#include "registry.h"
-#include "stats.h"
+#include "../lib/cell.h"
+#include "../lib/registry.h"
+#include "../lib/stats.h"
 
 #define MAX_KV 160
 
@@ -704,7 +704,7 @@ static void perf_per_call(struct kv *cell)
  * a new placement of skbs, program and stack, bench/guest/lib.sh) and
  * writes one line per run, with placement=1..R and placements=R.  They
  * become one row: the median of the R medians with its 95% CI over them
- * (the placement is the random part; the module's rule, results/stats.c),
+ * (the placement is the random part; the module's rule, lib/stats.c),
  * min the smallest sample, mean the mean of the means, stddev that of the
  * medians, samples those of one placement, gate_waits the sum; every other
  * key as the first placement has it.  The same for seccomp cells, one line

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "registry.h"
-#include "run.h"
+#include "../lib/registry.h"
+#include "../lib/run.h"
 
 static const char *const pairs[] = { "old/new", "old/new2014", "new2014/new" };
 

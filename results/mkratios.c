@@ -49,8 +49,8 @@
 #include <unistd.h>
 
 #include "paired.h"
-#include "registry.h"
-#include "stats.h"
+#include "../lib/registry.h"
+#include "../lib/stats.h"
 
 #define MAX_PAIRS 64
 #define EXTRA_MAX 4096

@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
-#include "registry.h"
-#include "run.h"
-#include "stats.h"
+#include "../lib/csv.h"
+#include "../lib/registry.h"
+#include "../lib/run.h"
+#include "../lib/stats.h"
 
 static struct run run;
 

@@ -26,8 +26,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "registry.h"
-#include "run.h"
+#include "../lib/registry.h"
+#include "../lib/run.h"
 
 #define MAX_RUNS 8
 

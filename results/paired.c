@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "paired.h"
-#include "stats.h"
+#include "../lib/stats.h"
 
 #define LINE_MAX_LEN	4096
 

@@ -58,7 +58,7 @@ struct paired_stat {
 	double lo, hi, level;
 };
 
-/* Median and its 95% CI of @v[0..n-1] (n >= 1), by results/stats.c; sorts @v. */
+/* Median and its 95% CI of @v[0..n-1] (n >= 1), by lib/stats.c; sorts @v. */
 void paired_median_ci(double *v, size_t n, struct paired_stat *st);
 
 #endif

@@ -5,7 +5,7 @@
  *   regcheck [-C TOP]
  *
  * Loads every registry of bench/ (engines.conf, accels.conf, flavours.conf,
- * kernels.conf, cores.conf, args.conf: results/registry.c, so the same
+ * kernels.conf, cores.conf, args.conf: lib/registry.c, so the same
  * paths and the same *_CONF overrides as every tool) and checks that every
  * record has the keys its readers need and no key they do not know, every
  * value has its form, and every name a record gives of another record, or
@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "registry.h"
+#include "../lib/registry.h"
 
 #ifndef REG_DIR
 #define REG_DIR "bench"

@@ -40,7 +40,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "stats.h"
+#include "../lib/stats.h"
 
 int main(int argc, char **argv)
 {

@@ -35,7 +35,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "stats.h"
+#include "../lib/stats.h"
 
 #define ALPHA	0.05
 #define POWER	0.80

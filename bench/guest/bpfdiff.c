@@ -64,7 +64,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../results/registry.h"
+#include "../../lib/registry.h"
 
 #define KNOBS		"/sys/kernel/debug/bpf_bench/"
 #define MAXINSNS	4096

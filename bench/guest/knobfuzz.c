@@ -53,7 +53,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../results/registry.h"
+#include "../../lib/registry.h"
 
 #define KNOBS		"/sys/kernel/debug/bpf_bench"
 #define MODNAME		"bpf_bench"

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../results/stats.h"
+#include "../../lib/stats.h"
 
 #define SAMPLES		11
 #define SAMPLE_NS	20000000.0	/* 20 ms, the guest's sample_us */
@@ -111,7 +111,7 @@ int main(int argc, char **argv)
 		ns[i] = timed(n) / n;
 	mean = stats_mean(ns, SAMPLES);
 	sd = stats_stddev(ns, SAMPLES);
-	/* the median's 95% CI, by the rule of the module (results/stats.c) */
+	/* the median's 95% CI, by the rule of the module (lib/stats.c) */
 	if (stats_median_ci(ns, SAMPLES, &med, &lo, &hi, &level))
 		snprintf(ci, sizeof(ci), " ci_lo=%.3f ci_hi=%.3f ci_level=%.1f",
 			 lo, hi, level);

@@ -13,13 +13,13 @@ set -eu
 top=$1
 shift
 for tools in "$@"; do
-	if [ -x "$tools/regcheck" ] && [ -z "$(find "$top/results/regcheck.c" "$top/results/registry.c" \
-		"$top/results/registry.h" -newer "$tools/regcheck")" ]; then
+	if [ -x "$tools/regcheck" ] && [ -z "$(find "$top/results/regcheck.c" "$top/lib/registry.c" \
+		"$top/lib/registry.h" -newer "$tools/regcheck")" ]; then
 		exec "$tools/regcheck"
 	fi
 done
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 "${CC:-cc}" -O2 -Wall -DREG_DIR="\"$top/bench\"" -o "$scratch/regcheck" \
-	"$top/results/regcheck.c" "$top/results/registry.c"
+	"$top/results/regcheck.c" "$top/lib/registry.c"
 "$scratch/regcheck"

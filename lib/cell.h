@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * results/cell.h - a cell's id, the one way to build it on the host.
+ * lib/cell.h - a cell's id, the one way to build it on the host.
  *
  * The guest names each cell <tag>-<engine>-<filter>-<packet>-skbs<N>
  * (bench/guest/lib.sh, cell_prefix) and writes it as the id= of its result
