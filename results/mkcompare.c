@@ -52,8 +52,9 @@
 static const char *const side_name[SIDES] = { "baseline", "patched" };
 
 struct cmp {
-	const char *accel, *engine;
-	char filter[PAIRED_NAME_MAX], packet[PAIRED_NAME_MAX];
+	const char *accel;
+	/* copies: a timed cell's boots are freed once its figures are formed */
+	char engine[PAIRED_NAME_MAX], filter[PAIRED_NAME_MAX], packet[PAIRED_NAME_MAX];
 	unsigned int skbs;
 	int counted;
 	double val[SIDES];	/* counted: the count; timed: geometric mean */
@@ -135,7 +136,7 @@ static void counted(const char *accel)
 		c = add_cmp();
 		c->accel = accel;
 		c->counted = 1;
-		c->engine = vals[2];
+		snprintf(c->engine, sizeof(c->engine), "%s", vals[2]);
 		snprintf(c->filter, sizeof(c->filter), "%s", vals[3]);
 		snprintf(c->packet, sizeof(c->packet), "%s", vals[4]);
 		c->skbs = strtoul(vals[5], NULL, 10);
@@ -325,7 +326,7 @@ static void timed(const char *accel)
 			int n[SIDES], nd = 0;
 
 			c->accel = accel;
-			c->engine = key->engine[e];
+			snprintf(c->engine, sizeof(c->engine), "%s", key->engine[e]);
 			snprintf(c->filter, sizeof(c->filter), "%s", key->filter);
 			snprintf(c->packet, sizeof(c->packet), "%s", key->packet);
 			c->skbs = key->skbs;
