@@ -236,6 +236,12 @@ expect "validation.csv: the model's ratio is its geometric mean over the 3 layou
 		d = m - exp((2 * log(b) + log(hi)) / 3)
 		found = $c["layouts"] == 3 && $c["model_min"] == b && hi > 2 * b && d * d < 1e-6 }
 	END { exit !found }' "$lay/validation.csv"
+cg() { get "$lay/claims.csv" "$1" accel=modeled claim=model-new-faster cell=fprog2-hit; }
+expect "claims.csv: a figure over the 3 layouts is their geometric mean, as validation.csv's, the build's in the basis" \
+	awk -v v="$(cg value)" -v lo="$(cg layout_min)" -v hi="$(cg layout_max)" \
+	-v m="$(get "$lay/validation.csv" model accel=modeled core=zen5 predictor=tage cell=fprog2-hit pair=old/new)" \
+	-v b="$(cg basis)" 'BEGIN { d = v - exp((2 * log(lo) + log(hi)) / 3); e = v / m - 1
+		exit !(hi > lo && d * d < 1e-8 && e * e < 1e-8 && b ~ /geometric mean over 3 code layouts/) }'
 is "$(get "$lay/claims.csv" layouts accel=modeled-arm claim=model-new-faster cell=fprog1-hit)" "" \
 	"claims.csv: no layout columns for an accelerator with no variants (modeled-arm)"
 expect "table.txt: a code-layouts section for modeled only, old fprog #2 cache-hit as a range" sh -c "
