@@ -142,7 +142,7 @@ acc() { sh -c "here='$hostdir'; . '$hostdir/accels.sh'; $1"; }
 names() { sed -n "s/^$2[ \t][ \t]*\([^ \t]*\).*/\1/p" "$1" | tr '\n' ' ' | sed 's/ $//'; }
 # shellcheck disable=SC2016
 expect "accels: the accelerators and the flavours are their records in file order; the default flavours all but debug (default check)" \
-	test "$(acc 'echo "$ACCELS / $FLAVOURS / $DEFAULT_FLAVOURS"')" = "$(names "$ACCELS_CONF" accel) / $(names "$FLAVOURS_CONF" flavour) / x86_64 um i386 arm"
+	test "$(acc 'echo "$ACCELS / $FLAVOURS / $DEFAULT_FLAVOURS"')" = "$(names "$ACCELS_CONF" accel) / $(names "$FLAVOURS_CONF" flavour) / x86_64 um um-align64 i386 arm"
 # shellcheck disable=SC2016
 expect "accels: in order of trust: hardware timing first (kvm, uml), then icount, then tcg" \
 	sh -c 'case "$1 " in "kvm uml icount tcg "*) ;; *) exit 1 ;; esac' sh "$(acc 'echo "$ACCELS"')"
@@ -189,10 +189,11 @@ arm32"
 expect "accels: a bad ARCHES is refused with the known ones" \
 	test "$(acc 'ARCHES="x86_64 sparc" arches_check; ARCHES=" " arches_check && ARCHES=arm32 arches_check && echo ok')" = "unknown architecture 'sparc' in ARCHES (known: x86_64 i386 arm32)
 ok"
-expect "bench-flavours: auto builds every architecture's flavours, ARCHES narrows, ACCEL names its own" \
-	test "$(ACCEL=auto ARCHES='' "$hostdir/bench-flavours.sh"; ACCEL=auto ARCHES=x86_64 "$hostdir/bench-flavours.sh"; ACCEL="tcg-arm icount" ARCHES=i386 "$hostdir/bench-flavours.sh")" = "x86_64 um i386 arm
-x86_64 um
-arm x86_64"
+expect "bench-flavours: auto builds every architecture's flavours (uml's variants' too), ARCHES narrows, ACCEL names its own, LAYOUTS=1 no variants" \
+	test "$(ACCEL=auto ARCHES='' "$hostdir/bench-flavours.sh"; ACCEL=auto ARCHES=x86_64 "$hostdir/bench-flavours.sh"; ACCEL="tcg-arm icount" ARCHES=i386 "$hostdir/bench-flavours.sh"; ACCEL=uml LAYOUTS=1 "$hostdir/bench-flavours.sh")" = "x86_64 um um-align64 i386 arm
+x86_64 um um-align64
+arm x86_64
+um"
 
 # shellcheck disable=SC2016
 expect "accels: make check boots one check accelerator per flavour it builds" \
@@ -300,6 +301,7 @@ expect "accels: the uml and tcg-arm check boots take 100 random programs and 10 
 # a relink of each (flavours.conf relink_s) before them.
 s_uml=$(acc 'accel_attr uml guest_s')
 b_um=$(acc 'flavour_attr um build_s')
+b_um64=$(acc 'flavour_attr um-align64 build_s')
 n_uml=$(acc 'accel_boots uml')
 t_uml=$(acc 'accel_attr uml boot_s')
 l_uml=$(acc 'accel_layouts uml')
@@ -311,11 +313,11 @@ if [ "$l_uml" -gt 1 ]; then
 	s_uml=$((s_uml + l_uml * r_um))
 fi
 g_uml=$((2 * (s_uml + (n_uml - 1) * t_uml)))
-expect "estimate: REPEAT multiplies the guest phase, each further boot costs boot_s, each code layout a relink, a clean flavour its build" \
+expect "estimate: REPEAT multiplies the guest phase, each further boot costs boot_s, each code layout a relink, a clean flavour (uml's two) its build" \
 	sh -c "ACCEL=uml REPEAT=2 '$hostdir/estimate.sh' '$tmp/nobuild' > '$tmp/est' &&
 		grep -q 'guests x2 runs (REPEAT): uml ($bl_uml) ~$(((g_uml + 59) / 60)) min$' '$tmp/est' &&
-		grep -q 'kernels: um ~$(((b_um + 59) / 60)) min clean' '$tmp/est' &&
-		grep -q 'about $(((g_uml + b_um + 59) / 60)) min in all (' '$tmp/est'"
+		grep -q 'kernels: um ~$(((b_um + 59) / 60)) min clean (less with ccache hits), um-align64 ~$(((b_um64 + 59) / 60)) min clean' '$tmp/est' &&
+		grep -q 'about $(((g_uml + b_um + b_um64 + 59) / 60)) min in all (' '$tmp/est'"
 mkdir -p "$tmp/built/obj-um"
 : > "$tmp/built/obj-um/linux"
 : > "$tmp/built/initramfs-um.cpio.gz"

@@ -227,7 +227,7 @@ check_incomplete "fake guest truncated cells.txt" "^the tables stage failed: mkc
 cp "$fixtures/paired/uml/cells.txt" "$tmp/files/cells.txt"
 refused "RESULTS_DIR unwritable (under /dev/null): refused before the boot" \
 	"^\[bench\] cannot create the run directory /dev/null/results/" \
-	env FAKE_GUEST=ok FAKE_FILES="$tmp/files" RESULTS_DIR=/dev/null/results ACCEL=uml PLOTS=0 \
+	env FAKE_GUEST=ok FAKE_FILES="$tmp/files" RESULTS_DIR=/dev/null/results ACCEL=uml LAYOUTS=1 PLOTS=0 \
 	"$here/run-bench.sh" "$top" "$fb"
 
 # A full disk: a small tmpfs in a user and mount namespace of our own
