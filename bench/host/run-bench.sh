@@ -112,6 +112,10 @@ for s in ${LAYOUT_SEEDS:-}; do
 	case "$s" in *[!0-9]*) die "LAYOUT_SEEDS: '$s' is not a number" ;; esac
 	[ "${#s}" -le 18 ] || die "LAYOUT_SEEDS: '$s' has more than 18 digits"
 done
+for f in ${LAYOUT_BUILDS:-}; do
+	[ "$(flavour_attr "$f" relink 2> /dev/null || true)" = 1 ] ||
+		die "LAYOUT_BUILDS: '$f' is not a flavour whose variants relink (flavours.conf relink 1: $(for g in $FLAVOURS; do [ "$(flavour_attr "$g" relink || true)" != 1 ] || printf '%s ' "$g"; done | sed 's/ $//'))"
+done
 set -f
 # shellcheck disable=SC2086 # BENCH_ARGS is a list of words
 why=$(bench_args_check ${BENCH_ARGS:-}) || die "BENCH_ARGS: $why"

@@ -113,6 +113,9 @@ refused "LAYOUT_SEEDS with a word that is no number: refused" \
 refused "LAYOUT_SEEDS with a seed of 19 digits: refused" \
 	"^\[bench\] LAYOUT_SEEDS: '1234567890123456789' has more than 18 digits" \
 	bench "LAYOUT_SEEDS=1234567890123456789" ACCEL=tcg
+refused "LAYOUT_BUILDS naming a flavour that does not relink: refused with the ones that do" \
+	"^\[bench\] LAYOUT_BUILDS: 'arm' is not a flavour whose variants relink \(flavours.conf relink 1: x86_64 um um-align64 i386" \
+	bench "LAYOUT_BUILDS=um arm" ACCEL=tcg
 expect "LAYOUTS=64 LAYOUT_SEEDS='1 2' pass the check" bench LAYOUTS=64 "LAYOUT_SEEDS=1 2" ACCEL=tcg --check
 # An accelerator named in ACCEL whose needs (/dev/kvm) is not there stops
 # before anything is built, whatever this machine has: a fixture registry
