@@ -179,7 +179,13 @@ $(BUILD)/tools-arm/modelcheck: bench/plugin/modelcheck.c | deps-cross
 	@mkdir -p $(@D)
 	$(GUESTCC_arm) $(HOSTCFLAGS) -static -o $@ $<
 
-model-tools: $(TOOLS)/bpfmodel.so $(TOOLS)/modelcheck $(BUILD)/tools-arm/modelcheck
+# The interval model's base cost per window: llvm-mca over the plugin's
+# profile of each window (bench/plugin/mcabase.c).
+$(TOOLS)/mcabase: bench/plugin/mcabase.c
+	@mkdir -p $(TOOLS)
+	$(CC) $(HOSTCFLAGS) -o $@ $<
+
+model-tools: $(TOOLS)/bpfmodel.so $(TOOLS)/mcabase $(TOOLS)/modelcheck $(BUILD)/tools-arm/modelcheck
 
 # make bench regenerates and compares the x86_64 seccomp filters only (no
 # cross toolchain needed); make check (filters/seccomp check) every flavour's.

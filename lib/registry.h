@@ -85,6 +85,13 @@ int reg_words(const struct reg_rec *rec, const char *key, char words[][32],
 	"insns cond cond_taken cond_miss cond_miss_bimodal cond_miss_tage ind " \
 	"ind_miss ind_miss_btb ind_miss_ittage ret ret_miss l1i_acc l1i_miss " \
 	"l1d_acc l1d_miss l2_acc l2_miss"
+/*
+ * Counters a window line may lack: the plugin's l2_lead (its runs before
+ * it counted them), and base and base_dropped, which bench/plugin/mcabase
+ * adds to the lines of a core with an mcpu key.  A formula that names one
+ * a line lacks is refused.
+ */
+#define REG_MODEL_OPTIONAL "l2_lead base base_dropped"
 
 /* An engine's row label: its label, or its name when the file lacks it. */
 const char *engine_label(const char *name);

@@ -372,19 +372,28 @@ static void kv_del(struct kv *kv, const char *key);
  */
 #define NMODEL_MAX 32
 static char model_counters[NMODEL_MAX][24];
-static size_t nmodel;
+static size_t nmodel, nrequired;
 
-/* model_counters[] from registry.h's one list (once, at start). */
-static void model_counters_init(void)
+/* Add the counters of the blank-separated list @s to model_counters[]. */
+static void model_counters_add(const char *s)
 {
-	const char *s = REG_MODEL_COUNTERS;
-
 	while (*s && nmodel < NMODEL_MAX) {
 		size_t k = strcspn(s, " ");
 
 		snprintf(model_counters[nmodel++], sizeof(model_counters[0]), "%.*s", (int)k, s);
 		s += k + strspn(s + k, " ");
 	}
+}
+
+/*
+ * model_counters[] from registry.h's lists (once, at start): the nrequired
+ * every window line has, then those a line may lack.
+ */
+static void model_counters_init(void)
+{
+	model_counters_add(REG_MODEL_COUNTERS);
+	nrequired = nmodel;
+	model_counters_add(REG_MODEL_OPTIONAL);
 }
 
 /* A figure per call (model, perf stat): small ones keep 4 significant digits. */
@@ -473,6 +482,11 @@ static int predictor_figures(const struct reg_rec *p, const double *per,
 				where, tok);
 			return -1;
 		}
+		if (k < nmodel && isnan(per[k])) {
+			fprintf(stderr, "mkcsv: %s: model_formula: the window lines have no %s (bench/plugin/mcabase adds base to the lines of a core with an mcpu)\n",
+				where, tok);
+			return -1;
+		}
 		fig[3] += (k == nmodel ? fig[2] : per[k]) * atof(colon);
 	}
 	return 0;
@@ -504,6 +518,10 @@ static int window_counters(const char *path, const char *w, const char *core,
 	for (i = 0; i < nmodel; i++) {
 		const char *v = kv_get(&win, model_counters[i]);
 
+		if (!v && i >= nrequired) {
+			per[i] = NAN;
+			continue;
+		}
 		if (!v) {
 			fprintf(stderr, "mkcsv: %s: window %s has no %s\n", path, w,
 				model_counters[i]);
@@ -541,10 +559,15 @@ static int model_also(const char *path, struct kv *cell, const struct kv *acc,
 	snprintf(list, sizeof(list), "%s", also ? also : "");
 	for (tok = strtok_r(list, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
 		const struct reg_rec *p = core_predictor(tok, where);
+		const char *formula;
 
+		/* the formula the run recorded (host.txt), else the record's */
+		snprintf(key, sizeof(key), "model_formula_%s", tok);
+		formula = kv_get(acc, key);
+		if (!formula)
+			formula = reg_get(reg_find(reg_cores(), tok, 0), "cycles");
 		if (!p || window_counters(path, w, tok, 0, calls, per, where) ||
-		    predictor_figures(p, per, reg_get(reg_find(reg_cores(), tok, 0), "cycles"),
-				      where, fig))
+		    predictor_figures(p, per, formula, where, fig))
 			return 1;
 		snprintf(key, sizeof(key), "model_mispredicts_core_%s", tok);
 		set_model_num(cell, key, fig[2]);
@@ -597,6 +620,8 @@ static int read_model(const char *dir, struct kv *cell, const struct kv *acc,
 	if (!mine || window_counters(path, w, core, 1, calls, per, where))
 		return 1;
 	for (i = 0; i < nmodel; i++) {
+		if (isnan(per[i]))
+			continue;
 		snprintf(buf, sizeof(buf), "model_%.23s", model_counters[i]);
 		set_model_num(cell, buf, per[i]);
 	}

@@ -71,7 +71,7 @@ struct rtype {
 static const char *top = REG_DIR "/..";
 
 /* The per-call counters of the model plugin (registry.h). */
-static const char model_counters[] = REG_MODEL_COUNTERS;
+static const char model_counters[] = REG_MODEL_COUNTERS " " REG_MODEL_OPTIONAL;
 static int nerr;
 
 static void err(const struct reg *r, int line, const char *fmt, ...)
@@ -615,6 +615,10 @@ static void check_core(const struct reg *r, const struct reg_rec *rec)
 	if (has(rec, "hist_bits") && has(rec, "gshare_bits") &&
 	    atoi(get(rec, "hist_bits")) > atoi(get(rec, "gshare_bits")))
 		err(r, kline(rec, "hist_bits"), "core %s: hist_bits above gshare_bits", rec->name);
+	for (i = 0; i < n; i++)
+		if (!strncmp(w[i], "base:", 5) && !has(rec, "mcpu"))
+			err(r, kline(rec, "cycles"), "core %s: cycles has a base term but the core has no mcpu (llvm-mca computes base)",
+			    rec->name);
 }
 
 static void check_arg(const struct reg *r, const struct reg_rec *rec)
@@ -821,6 +825,7 @@ static const struct key core_keys[] = {
 	K("gshare_bits", 0, UINT), K("hist_bits", 0, UINT), K("bimodal_bits", 0, UINT),
 	K("btb_bits", 0, UINT), K("ind_bits", 0, UINT), K("path_len", 0, UINT),
 	K("ras", 0, UINT), K("tage", 0, TRIPLE), K("ittage", 0, TRIPLE),
+	K("rob", 0, UINT), K("mcpu", 0, ANY),
 	RF("predictor", 1, REF, "predictor", reg_predictors), K("year", 0, UINT),
 	END
 };

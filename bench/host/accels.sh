@@ -257,14 +257,25 @@ accel_host_txt() {
 		echo "model_formula=$(core_attr "$core" cycles)"
 		also=$(accel_attr "$1" model_also || true)
 		[ -z "$also" ] || echo "model_also=$also"
+		for c in $also; do
+			echo "model_formula_$c=$(core_attr "$c" cycles)"
+		done
 	fi
+}
+
+# accel_cores ACCEL: the cores an accelerator's plugin models (model and
+# model_also), one a line
+accel_cores() {
+	for ac_core in $(accel_attr "$1" model) $(accel_attr "$1" model_also || true); do
+		echo "$ac_core"
+	done
 }
 
 # accel_plugin_args ACCEL: the model plugin's arguments for an accelerator
 # with a model record: each core of model and model_also, "core=NAME,..."
 accel_plugin_args() {
 	pa_sep=
-	for pa_core in $(accel_attr "$1" model) $(accel_attr "$1" model_also || true); do
+	for pa_core in $(accel_cores "$1"); do
 		printf '%score=%s,%s' "$pa_sep" "$pa_core" "$(core_plugin_args "$pa_core")" || return 1
 		pa_sep=,
 	done
@@ -276,10 +287,10 @@ CORES_CONF=${CORES_CONF:-$CONF_DIR/cores.conf}
 core_attr() { conf_get "$CORES_CONF" core "$1" "$2"; }
 # core_plugin_args CORE: the plugin's arguments for a core record,
 # "l1i=...,l1d=...,..." (every key the plugin takes: not arch, title,
-# cycles, predictor, year)
+# cycles, predictor, year, mcpu)
 core_plugin_args() {
 	keys=$(conf_keys "$CORES_CONF" core "$1") || { echo "no core $1 in $CORES_CONF" >&2; return 1; }
-	echo "$keys" | awk '$1 != "arch" && $1 != "title" && $1 != "cycles" && $1 != "predictor" && $1 != "year" { printf "%s%s=%s", n++ ? "," : "", $1, $2 } END { print "" }'
+	echo "$keys" | awk '$1 != "arch" && $1 != "title" && $1 != "cycles" && $1 != "predictor" && $1 != "year" && $1 != "mcpu" { printf "%s%s=%s", n++ ? "," : "", $1, $2 } END { print "" }'
 }
 
 # accel_pin ACCEL: the host CPU a guest of an accelerator with pin=1 is
@@ -312,7 +323,7 @@ accel_qemu_argv() {
 	set -- ${q_boot#qemu}
 	if [ -n "$q_core" ]; then
 		[ -f "${MODEL_PLUGIN:-}" ] || { echo "[run] core $q_core: no model plugin '${MODEL_PLUGIN:-}' (make model-tools)" >&2; return 1; }
-		set -- "$@" -plugin "$MODEL_PLUGIN,out=${MODEL_OUT:?},$q_args"
+		set -- "$@" -plugin "$MODEL_PLUGIN,out=${MODEL_OUT:?}${MODEL_PROFILE:+,profile=$MODEL_PROFILE},$q_args"
 	fi
 	# no DISK: the results come back on the console (accels.conf out)
 	[ -z "$q_disk" ] || set -- "$@" -drive "file=$q_disk,format=raw,$q_drive"

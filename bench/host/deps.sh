@@ -35,7 +35,7 @@ list=0
 kpackage=${KPACKAGE:-$(kernel_attr "$KERNEL_DEFAULT" package)}
 common="$kpackage linux-config-${kpackage#linux-source-} build-essential flex bison bc libelf-dev libssl-dev
 	cpio gzip xz-utils ccache qemu-system-x86 busybox-static tcpdump perl
-	linux-perf libseccomp-dev gnuplot-nox xxd"
+	linux-perf libseccomp-dev gnuplot-nox xxd llvm-19"
 # From the flavour records: each one's packages and foreign architecture.
 cross="" archs="" seccomp=""
 for f in $FLAVOURS; do

@@ -83,11 +83,21 @@ else
 fi
 log=$outdir/console.log
 rcfile=$outdir/.qemu.rc
-# the model plugin's counts (an accelerator with a model record)
+# the model plugin's counts (an accelerator with a model record), and
+# its profile of each window when a core has an mcpu (the interval
+# model's base cost: bench/plugin/mcabase.c, after the boot)
+MODEL_PROFILE=
 if accel_attr "$accel" model > /dev/null; then
 	export MODEL_OUT="$outdir/model.txt"
 	rm -f "$MODEL_OUT"
+	for c in $(accel_cores "$accel"); do
+		if core_attr "$c" mcpu > /dev/null; then
+			MODEL_PROFILE=$outdir/.model-profile.txt
+		fi
+	done
 fi
+export MODEL_PROFILE
+[ -z "$MODEL_PROFILE" ] || rm -f "$MODEL_PROFILE"
 
 # A guest that prints nothing within SILENT_S seconds (the record's silent_s,
 # default 60) is declared hung then, not after TIMEOUT: a foreign or broken
@@ -175,3 +185,13 @@ if [ "$status" != ok ]; then
 	die "$accel guest plan=$plan ended with status '${status:-none}' (exit $rc) after ${elapsed}s${at:+, at ${at#\[guest\] }}${why:+: ${why#\[guest\] }}; console in $log"
 fi
 echo "[run] $accel guest plan=$plan ok in ${elapsed}s"
+if [ -n "$MODEL_PROFILE" ]; then
+	mcabase=$(dirname "$MODEL_PLUGIN")/mcabase
+	for c in $(accel_cores "$accel"); do
+		mcpu=$(core_attr "$c" mcpu) || continue
+		echo "[run] $accel: core $c: each window's base cost (llvm-mca-19 -mcpu=$mcpu)"
+		"$mcabase" "$c" "$mcpu" "$MODEL_PROFILE" "$MODEL_OUT" ||
+			die "$accel: core $c: mcabase could not cost the windows of $MODEL_OUT"
+	done
+	rm -f "$MODEL_PROFILE"
+fi

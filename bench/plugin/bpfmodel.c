@@ -76,6 +76,9 @@ struct insn {
 	uint64_t vaddr;
 	uint8_t size, kind, cond;	/* cond: taken only when its condition holds */
 	uint8_t bytes[INSN_BYTES];
+	char *text;		/* its disassembly, kept for profile= */
+	uint64_t count;		/* executions in window epoch - 1 */
+	unsigned long epoch;
 	struct insn *next;		/* in its hash chain */
 };
 
@@ -130,6 +133,7 @@ struct counters {
 	uint64_t cond_miss_tage, ind, ind_miss, ind_miss_btb, ind_miss_ittage;
 	uint64_t ret, ret_miss, restarts;
 	uint64_t l1i_acc, l1i_miss, l1d_acc, l1d_miss, l2_acc, l2_miss;
+	uint64_t l2_lead;
 };
 
 /* One modelled core: its parameters, predictor and cache state, counters. */
@@ -138,6 +142,7 @@ struct core_model {
 	/* parameters */
 	unsigned int gshare_bits, hist_bits, bimodal_bits, btb_bits;
 	unsigned int ind_bits, path_len, ras_size;
+	unsigned int rob;	/* reorder buffer: instructions in flight */
 	/* predictor state */
 	uint8_t *gshare, *bimodal;
 	uint64_t *btb, *ind_target, *ind_tag, *ras;
@@ -155,6 +160,7 @@ struct core_model {
 	struct cache l1i, l1d, l2;
 	struct counters c;
 	uint64_t fetch_line;
+	uint64_t lead_seq;	/* plug.seq of the last leading L2 miss, + 1 */
 };
 
 #define MAX_CORES	4
@@ -171,6 +177,7 @@ static struct core_model *cm;
 static const struct core_model core_defaults = {
 	.gshare_bits = 14, .hist_bits = 14, .bimodal_bits = 12,
 	.btb_bits = 12, .ind_bits = 12, .path_len = 4, .ras_size = 32,
+	.rob = 224,
 	.tage = { .n = 7, .bits = 10, .len = { 640 } },
 	.ittage = { .n = 5, .bits = 9, .len = { 320 } },
 };
@@ -185,6 +192,11 @@ static struct {
 	struct insn **insns;
 	uint64_t insn_records, insn_translations;
 	FILE *out;
+	/* profile=: the instructions a window executed, and the output */
+	FILE *prof;
+	struct insn **seen;
+	size_t nseen, seen_cap;
+	uint64_t seq;		/* instructions executed since the first marker */
 	const char *arch;
 } plug;
 
@@ -249,18 +261,22 @@ static int cache_access(struct cache *c, uint64_t addr)
 	return 1;
 }
 
-/* An access through L1 @c; its misses go to the L2; counted in a window. */
-static void mem_access(struct cache *c, uint64_t addr, uint64_t *acc,
-		       uint64_t *miss)
+/*
+ * An access through L1 @c; its misses go to the L2; counted in a window.
+ * 1: it missed the L2 too.
+ */
+static int mem_access(struct cache *c, uint64_t addr, uint64_t *acc,
+		      uint64_t *miss)
 {
 	int l1 = cache_access(c, addr), l2 = l1 && cache_access(&cm->l2, addr);
 
 	if (!plug.active)
-		return;
+		return l2;
 	(*acc)++;
 	*miss += l1;
 	cm->c.l2_acc += l1;
 	cm->c.l2_miss += l2;
+	return l2;
 }
 
 static unsigned int mask(unsigned int bits)
@@ -613,6 +629,45 @@ static void resolve(const struct insn *b, uint64_t next)
 	}
 }
 
+/*
+ * profile=: a line per instruction the window executed (address, size,
+ * executions, whether it can branch, capstone's disassembly), the input
+ * of the interval model's base cost (bench/plugin/mcabase.c).
+ */
+static void profile_write(void)
+{
+	size_t i;
+
+	for (i = 0; plug.prof && i < plug.nseen; i++) {
+		const struct insn *in = plug.seen[i];
+
+		fprintf(plug.prof, "window=%lu addr=%llx size=%u count=%llu branch=%d insn=%s\n",
+			plug.window, (unsigned long long)in->vaddr, in->size,
+			(unsigned long long)in->count, in->kind != K_OTHER || in->cond,
+			in->text ? in->text : "?");
+	}
+	if (plug.prof)
+		fflush(plug.prof);
+	plug.nseen = 0;
+}
+
+/* Count @in in the window's profile. */
+static void profile_count(struct insn *in)
+{
+	if (in->epoch != plug.window + 1) {
+		if (plug.nseen == plug.seen_cap) {
+			plug.seen_cap = plug.seen_cap ? 2 * plug.seen_cap : 4096;
+			plug.seen = realloc(plug.seen, plug.seen_cap * sizeof(*plug.seen));
+			if (!plug.seen)
+				die("out of memory");
+		}
+		plug.seen[plug.nseen++] = in;
+		in->epoch = plug.window + 1;
+		in->count = 0;
+	}
+	in->count++;
+}
+
 /* The window closed: one line of counters per core. */
 static void window_close(void)
 {
@@ -622,7 +677,7 @@ static void window_close(void)
 		const struct counters *c = &cores[i].c;
 
 		fprintf(plug.out,
-			"window=%lu core=%s arch=%s insns=%llu cond=%llu cond_taken=%llu cond_miss=%llu cond_miss_bimodal=%llu cond_miss_tage=%llu ind=%llu ind_miss=%llu ind_miss_btb=%llu ind_miss_ittage=%llu ret=%llu ret_miss=%llu l1i_acc=%llu l1i_miss=%llu l1d_acc=%llu l1d_miss=%llu l2_acc=%llu l2_miss=%llu restarts=%llu\n",
+			"window=%lu core=%s arch=%s insns=%llu cond=%llu cond_taken=%llu cond_miss=%llu cond_miss_bimodal=%llu cond_miss_tage=%llu ind=%llu ind_miss=%llu ind_miss_btb=%llu ind_miss_ittage=%llu ret=%llu ret_miss=%llu l1i_acc=%llu l1i_miss=%llu l1d_acc=%llu l1d_miss=%llu l2_acc=%llu l2_miss=%llu l2_lead=%llu restarts=%llu\n",
 			plug.window, cores[i].name, plug.arch,
 			(unsigned long long)c->insns, (unsigned long long)c->cond,
 			(unsigned long long)c->cond_taken,
@@ -636,8 +691,10 @@ static void window_close(void)
 			(unsigned long long)c->l1i_acc, (unsigned long long)c->l1i_miss,
 			(unsigned long long)c->l1d_acc, (unsigned long long)c->l1d_miss,
 			(unsigned long long)c->l2_acc, (unsigned long long)c->l2_miss,
+			(unsigned long long)c->l2_lead,
 			(unsigned long long)c->restarts);
 	}
+	profile_write();
 	if (plug.out)
 		fflush(plug.out);
 	plug.window++;
@@ -660,7 +717,8 @@ static void core_exec(const struct insn *in, const struct insn *last)
 
 static void on_exec(unsigned int vcpu, void *udata)
 {
-	const struct insn *in = udata, *last = plug.last;
+	struct insn *in = udata;
+	const struct insn *last = plug.last;
 	int i;
 
 	(void)vcpu;
@@ -704,6 +762,9 @@ static void on_exec(unsigned int vcpu, void *udata)
 		cm = &cores[i];
 		core_exec(in, last);
 	}
+	plug.seq++;
+	if (plug.active && plug.prof)
+		profile_count(in);
 	if (in->kind != K_OTHER || in->cond)
 		plug.last = in;
 }
@@ -718,7 +779,17 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	(void)udata;
 	for (i = 0; plug.learning && i < ncores; i++) {
 		cm = &cores[i];
-		mem_access(&cm->l1d, vaddr, &cm->c.l1d_acc, &cm->c.l1d_miss);
+		if (!mem_access(&cm->l1d, vaddr, &cm->c.l1d_acc, &cm->c.l1d_miss))
+			continue;
+		/*
+		 * A data miss to memory leads when the previous leading one
+		 * is no longer in the reorder buffer (rob instructions back);
+		 * the misses after it within the buffer overlap with it.
+		 */
+		if (cm->lead_seq && plug.seq < cm->lead_seq - 1 + cm->rob)
+			continue;
+		cm->lead_seq = plug.seq + 1;
+		cm->c.l2_lead += plug.active;
 	}
 }
 
@@ -892,7 +963,10 @@ static struct insn *insn_record(struct qemu_plugin_insn *qi, int x86)
 				x86_kind(d, in);
 			else
 				arm_kind(d, in);
-			free(d);
+			if (plug.prof)
+				in->text = d;
+			else
+				free(d);
 		}
 	}
 	in->next = *slot;
@@ -928,6 +1002,9 @@ static void on_atexit(qemu_plugin_id_t id, void *udata)
 		(unsigned long long)plug.insn_translations);
 	fclose(plug.out);
 	plug.out = NULL;
+	if (plug.prof)
+		fclose(plug.prof);
+	plug.prof = NULL;
 }
 
 static unsigned int uint_arg(const char *key, const char *v, unsigned long max)
@@ -981,7 +1058,7 @@ static void parse_arg(const char *arg)
 	}
 	snprintf(key, sizeof(key), "%.*s", (int)(eq - arg), arg);
 	v = eq + 1;
-	if (!strcmp(key, "core") || (!ncores && strcmp(key, "out"))) {
+	if (!strcmp(key, "core") || (!ncores && strcmp(key, "out") && strcmp(key, "profile"))) {
 		if (ncores == MAX_CORES) {
 			snprintf(msg, sizeof(msg), "core=%s: at most %d cores", v, MAX_CORES);
 			die(msg);
@@ -999,6 +1076,12 @@ static void parse_arg(const char *arg)
 		plug.out = fopen(v, "a");
 		if (!plug.out) {
 			snprintf(msg, sizeof(msg), "out=%s: %s", v, strerror(errno));
+			die(msg);
+		}
+	} else if (!strcmp(key, "profile")) {
+		plug.prof = fopen(v, "a");
+		if (!plug.prof) {
+			snprintf(msg, sizeof(msg), "profile=%s: %s", v, strerror(errno));
 			die(msg);
 		}
 	} else if (!strcmp(key, "l1i")) {
@@ -1021,6 +1104,8 @@ static void parse_arg(const char *arg)
 		cm->path_len = uint_arg(key, v, 10);
 	} else if (!strcmp(key, "ras")) {
 		cm->ras_size = uint_arg(key, v, 1024);
+	} else if (!strcmp(key, "rob")) {
+		cm->rob = uint_arg(key, v, 4096);
 	} else if (!strcmp(key, "tage")) {
 		geom_arg(&cm->tage, key, v);
 	} else if (!strcmp(key, "ittage")) {

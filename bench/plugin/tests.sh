@@ -54,6 +54,9 @@ within() {
 		else if (e == "arm-pred") ok = v["ret"] == 3.5 * n && v["ret_miss"] <= 0.001 * n &&
 			v["ind"] == n && v["cond"] == 4 * n
 		else if (e == "restart") ok = v["restarts"] == 1 && v["insns"] == 2 * n
+		# the big stride missing a small L2: leading misses (l2_lead)
+		else if (e == "lead-all") ok = v["l2_lead"] == v["l1d_miss"] && v["l2_lead"] >= 0.95 * acc
+		else if (e == "lead-20") ok = v["l2_lead"] * 20 >= 0.95 * v["l1d_miss"] && v["l2_lead"] * 20 <= 1.05 * v["l1d_miss"]
 		exit !ok
 	}'
 }
@@ -111,6 +114,81 @@ for c in zen5 a15; do
 	expect "two cores in one run: $c's window lines are those of $c modelled alone" \
 		test -s "$tmp/one-$c" -a "$(grep "^window=.* core=$c " "$tmp/two")" = "$(grep '^window=' "$tmp/one-$c")"
 done
+# The reorder buffer's overlap of misses beyond the L2 (l2_lead): the big
+# stride with an L2 of 64 KiB (every load misses it) and 5 instructions a
+# load: with rob=1 every data miss leads; with rob=100 one in 20 does.
+for rob in 1 100; do
+	qemu-x86_64 -plugin "$plugin,out=$tmp/lead$rob,$("$here/core-args.sh" zen5),l2=65536:4:64,rob=$rob" \
+		"$2" 49152 > "$tmp/lead$rob.prog" 2> /dev/null || true
+done
+expect "rob=1: every load of the big stride misses an L2 of 64 KiB and leads (l2_lead = l1d_miss >= 95% of the loads)" \
+	within "$tmp/lead1" stride-big lead-all
+expect "rob=100: one data miss in 20 leads (5 instructions a load; l2_lead = l1d_miss / 20 +-5%)" \
+	within "$tmp/lead100" stride-big lead-20
+
+# profile=: a line per instruction a window executed, the input of mcabase
+qemu-x86_64 -plugin "$plugin,out=$tmp/pw,profile=$tmp/pw.prof,$("$here/core-args.sh" zen5)" \
+	"$2" 49152 > "$tmp/pw.prog" 2> /dev/null || true
+# shellcheck disable=SC2016
+expect "profile=: each window's executions sum to its insns= (every window)" \
+	awk -v prof="$tmp/pw.prof" '
+	BEGIN { while ((getline l < prof) > 0) { split(l, f, /[ =]/); sum[f[2]] += f[8] } }
+	/^window=/ { split($0, f, /[ =]/); n++; if (sum[f[2]] != f[8]) bad++ }
+	END { exit bad || n < 9 }' "$tmp/pw"
+k=$(sed -n 's/^window=\([0-9]*\) name=taken .*/\1/p' "$tmp/pw.prog")
+expect "profile=: the taken loop's window is its two instructions, 20000 times each, the second a branch" \
+	test "$(grep "^window=$k " "$tmp/pw.prof" | sed 's/ addr=[0-9a-f]* size=[0-9]*//; s/ insn=.*//')" = \
+	"$(printf 'window=%s count=20000 branch=0\nwindow=%s count=20000 branch=1' "$k" "$k")"
+
+# The interval model's base cost (mcabase, llvm-mca-19) on profiles whose
+# answers are known: 4 independent 1-cycle adds a block (1 cycle an
+# execution), a chain of 4 imuls (3 cycles each), two blocks of other
+# counts in one window, an instruction llvm-mca cannot parse (dropped,
+# counted), and the line of another core untouched.
+mcabase=$(dirname "$plugin")/mcabase
+cat > "$tmp/prof" << 'PROF'
+window=0 addr=1000 size=3 count=1000 branch=0 insn=addq $1, %rax
+window=0 addr=1003 size=3 count=1000 branch=0 insn=addq $1, %rbx
+window=0 addr=1006 size=3 count=1000 branch=0 insn=addq $1, %rcx
+window=0 addr=1009 size=3 count=1000 branch=0 insn=addq $1, %rdx
+window=1 addr=2000 size=4 count=1000 branch=0 insn=imulq %rax, %rax
+window=1 addr=2004 size=4 count=1000 branch=0 insn=imulq %rax, %rax
+window=1 addr=2008 size=4 count=1000 branch=0 insn=imulq %rax, %rax
+window=1 addr=200c size=4 count=1000 branch=0 insn=imulq %rax, %rax
+window=2 addr=3000 size=4 count=500 branch=0 insn=frobq %rax
+window=2 addr=3004 size=3 count=500 branch=0 insn=addq $1, %rax
+window=3 addr=4000 size=4 count=100 branch=0 insn=imulq %rax, %rax
+window=3 addr=4004 size=2 count=100 branch=1 insn=jne 0x4000
+window=3 addr=5000 size=4 count=10 branch=0 insn=imulq %rbx, %rbx
+PROF
+for w in 0 1 2 3; do
+	echo "window=$w core=zen5 arch=x86_64 insns=1 restarts=0"
+	echo "window=$w core=a15 arch=x86_64 insns=1 restarts=0"
+done > "$tmp/model"
+# base W: window W's base= of core zen5
+base() {
+	sed -n "s/^window=$1 core=zen5 .* base=\([0-9.]*\) base_dropped=\([0-9]*\)$/\1 \2/p" "$tmp/model"
+}
+# near W CYCLES DROPPED: window W costs CYCLES +-10%, DROPPED dropped
+near() {
+	base "$1" | awk -v c="$2" -v d="$3" '{ exit !($1 >= 0.9 * c && $1 <= 1.1 * c && $2 == d) }'
+}
+expect "mcabase: adds a base to each window line of its core" \
+	sh -c "'$mcabase' zen5 znver5 '$tmp/prof' '$tmp/model' && test \$(grep -c ' base=' '$tmp/model') = 4"
+expect "mcabase: 4 independent adds, 1000 times: 1000 cycles (+-10%) on znver5" near 0 1000 0
+expect "mcabase: a chain of 4 imuls, 1000 times: 12000 cycles (3 each, +-10%)" near 1 12000 0
+expect "mcabase: an instruction llvm-mca cannot parse is dropped and counted (500 executions)" near 2 500 500
+expect "mcabase: blocks of 100 and 10 executions in one window: 330 cycles (3 an imul, +-10%)" near 3 330 0
+expect "mcabase: another core's lines are left as they were" \
+	test "$(grep -c '^window=[0-9] core=a15 arch=x86_64 insns=1 restarts=0$' "$tmp/model")" = 4
+expect "mcabase: refuses to add a second base" \
+	sh -c "! '$mcabase' zen5 znver5 '$tmp/prof' '$tmp/model' 2> '$tmp/err' && grep -q 'have a base= already' '$tmp/err'"
+echo "window=9 core=glc arch=x86_64 insns=1 restarts=0" > "$tmp/model9"
+expect "mcabase: refuses a window the profile has no instruction of, naming it" \
+	sh -c "! '$mcabase' glc sapphirerapids '$tmp/prof' '$tmp/model9' 2> '$tmp/err' && grep -q 'no instruction of window 9' '$tmp/err'"
+echo "window=0 addr=zz" > "$tmp/badprof"
+expect "mcabase: refuses a line that is no profile line, naming file:line" \
+	sh -c "! '$mcabase' glc sapphirerapids '$tmp/badprof' '$tmp/model9' 2> '$tmp/err' && grep -q 'badprof:1: not a profile line' '$tmp/err'"
 
 # Bad arguments are refused by name, before the guest runs.
 # shellcheck disable=SC2016
