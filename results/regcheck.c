@@ -615,6 +615,10 @@ static void check_core(const struct reg *r, const struct reg_rec *rec)
 	if (has(rec, "hist_bits") && has(rec, "gshare_bits") &&
 	    atoi(get(rec, "hist_bits")) > atoi(get(rec, "gshare_bits")))
 		err(r, kline(rec, "hist_bits"), "core %s: hist_bits above gshare_bits", rec->name);
+	if (has(rec, "taken") && (!is_num(get(rec, "taken")) || atof(get(rec, "taken")) < 0 ||
+					 atof(get(rec, "taken")) > 100))
+		err(r, kline(rec, "taken"), "core %s: taken '%s' is not the cycles of a taken branch (0..100)",
+		    rec->name, get(rec, "taken"));
 	for (i = 0; i < n; i++)
 		if (!strncmp(w[i], "base:", 5) && !has(rec, "mcpu"))
 			err(r, kline(rec, "cycles"), "core %s: cycles has a base term but the core has no mcpu (llvm-mca computes base)",
@@ -825,7 +829,7 @@ static const struct key core_keys[] = {
 	K("gshare_bits", 0, UINT), K("hist_bits", 0, UINT), K("bimodal_bits", 0, UINT),
 	K("btb_bits", 0, UINT), K("ind_bits", 0, UINT), K("path_len", 0, UINT),
 	K("ras", 0, UINT), K("tage", 0, TRIPLE), K("ittage", 0, TRIPLE),
-	K("rob", 0, UINT), K("mcpu", 0, ANY),
+	K("rob", 0, UINT), K("mcpu", 0, ANY), K("taken", 0, ANY),
 	RF("predictor", 1, REF, "predictor", reg_predictors), K("year", 0, UINT),
 	END
 };

@@ -203,6 +203,10 @@ bad_value "a seccomp_arch with no filters" "$f" flavour i386 seccomp_arch sparc 
 
 bad_value "a core's cycles naming no model counter" "$c" core a15 cycles "insns:0.5 l3_miss:150" \
 	"core a15: cycles 'l3_miss:150' is not COUNTER:WEIGHT"
+bad_value "a core's cycles with a base term (llvm-mca's) but no mcpu" "$c" core a15 cycles "base:1 mispredicts:15" \
+	"core a15: cycles has a base term but the core has no mcpu"
+bad_value "a core's taken that is no number of cycles" "$c" core glc taken "fast" \
+	"core glc: taken 'fast' is not the cycles of a taken branch"
 bad_value "a core whose predictor is no predictor record" "$c" core zen5 predictor tage2 \
 	"core zen5: predictor: no predictor record 'tage2'"
 bad_value "a core's TAGE not TABLES:BITS:LONGEST" "$c" core zen5 tage "8:11" \

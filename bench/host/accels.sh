@@ -287,10 +287,10 @@ CORES_CONF=${CORES_CONF:-$CONF_DIR/cores.conf}
 core_attr() { conf_get "$CORES_CONF" core "$1" "$2"; }
 # core_plugin_args CORE: the plugin's arguments for a core record,
 # "l1i=...,l1d=...,..." (every key the plugin takes: not arch, title,
-# cycles, predictor, year, mcpu)
+# cycles, predictor, year, mcpu, taken)
 core_plugin_args() {
 	keys=$(conf_keys "$CORES_CONF" core "$1") || { echo "no core $1 in $CORES_CONF" >&2; return 1; }
-	echo "$keys" | awk '$1 != "arch" && $1 != "title" && $1 != "cycles" && $1 != "predictor" && $1 != "year" && $1 != "mcpu" { printf "%s%s=%s", n++ ? "," : "", $1, $2 } END { print "" }'
+	echo "$keys" | awk '$1 != "arch" && $1 != "title" && $1 != "cycles" && $1 != "predictor" && $1 != "year" && $1 != "mcpu" && $1 != "taken" { printf "%s%s=%s", n++ ? "," : "", $1, $2 } END { print "" }'
 }
 
 # accel_pin ACCEL: the host CPU a guest of an accelerator with pin=1 is

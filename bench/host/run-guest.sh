@@ -190,7 +190,7 @@ if [ -n "$MODEL_PROFILE" ]; then
 	for c in $(accel_cores "$accel"); do
 		mcpu=$(core_attr "$c" mcpu) || continue
 		echo "[run] $accel: core $c: each window's base cost (llvm-mca-19 -mcpu=$mcpu)"
-		"$mcabase" "$c" "$mcpu" "$MODEL_PROFILE" "$MODEL_OUT" ||
+		"$mcabase" -t "$(core_attr "$c" taken || echo 0)" "$c" "$mcpu" "$MODEL_PROFILE" "$MODEL_OUT" ||
 			die "$accel: core $c: mcabase could not cost the windows of $MODEL_OUT"
 	done
 	rm -f "$MODEL_PROFILE"

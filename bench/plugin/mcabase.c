@@ -19,7 +19,10 @@
  * Output: each line of core CORE in the out= file gets base=CYCLES (the
  * window's) and base_dropped=N (executions of dropped instructions).
  *
- * usage: mcabase [-l LLVM_MCA] CORE MCPU PROFILE MODEL
+ * A block that ends in a branch costs at least -t cycles: the front end
+ * fetches up to one taken branch each -t cycles (the core's key taken).
+ *
+ * usage: mcabase [-l LLVM_MCA] [-t TAKEN_CYCLES] CORE MCPU PROFILE MODEL
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -50,6 +53,7 @@ struct block {
 	char *text;
 	double cycles;
 	unsigned int dropped;
+	int branch;	/* it ends in a branch */
 };
 
 /* One block executed in a window. */
@@ -65,6 +69,8 @@ static struct block *blocks;
 static size_t nblocks, cap_blocks;
 static struct use *uses;
 static size_t nuses, cap_uses;
+/* -t: the front end's cycles a taken branch, the least a block ending in one costs */
+static double taken_cycles;
 
 __attribute__((format(printf, 1, 2), noreturn))
 static void die(const char *fmt, ...)
@@ -178,7 +184,7 @@ static size_t *block_next;		/* index + 1 of the next in its chain */
 static size_t cap_next;
 
 /* The index of the block of text @text, added when new. */
-static size_t block_of(const char *text)
+static size_t block_of(const char *text, int branch)
 {
 	unsigned long long h = 0xcbf29ce484222325ull;
 	const char *s;
@@ -195,6 +201,7 @@ static size_t block_of(const char *text)
 	blocks[nblocks].text = xstrdup(text);
 	blocks[nblocks].cycles = 0;
 	blocks[nblocks].dropped = 0;
+	blocks[nblocks].branch = branch;
 	block_next[nblocks] = block_hash[h];
 	block_hash[h] = nblocks + 1;
 	return nblocks++;
@@ -243,7 +250,7 @@ static void make_blocks(void)
 		uses = grow(uses, &cap_uses, nuses, sizeof(*uses));
 		uses[nuses].window = insns[i].window;
 		uses[nuses].count = insns[i].count;
-		uses[nuses].block = block_of(text);
+		uses[nuses].block = block_of(text, insns[j].branch);
 		nuses++;
 		i = j + 1;
 	}
@@ -330,6 +337,9 @@ static void run_mca(const char *mca, const char *mcpu, const char *triple)
 	}
 	if (f)
 		fclose(f);
+	for (i = 0; i < nblocks; i++)
+		if (blocks[i].branch && blocks[i].cycles < taken_cycles)
+			blocks[i].cycles = taken_cycles;
 	unlink(src);
 	unlink(err);
 	free(block_at);
@@ -415,14 +425,22 @@ static void write_model(const char *model, const char *core, const char *mca,
 int main(int argc, char **argv)
 {
 	const char *mca = "llvm-mca-19";
+	char *end;
 	int a = 1;
 
-	if (argc > 2 && !strcmp(argv[1], "-l")) {
-		mca = argv[2];
-		a = 3;
+	for (; a + 1 < argc && argv[a][0] == '-'; a += 2) {
+		if (!strcmp(argv[a], "-l")) {
+			mca = argv[a + 1];
+		} else if (!strcmp(argv[a], "-t")) {
+			taken_cycles = strtod(argv[a + 1], &end);
+			if (*end || end == argv[a + 1] || taken_cycles < 0 || taken_cycles > 100)
+				die("-t %s: want the cycles of a taken branch, 0..100", argv[a + 1]);
+		} else {
+			break;
+		}
 	}
 	if (argc - a != 4) {
-		fprintf(stderr, "usage: mcabase [-l LLVM_MCA] CORE MCPU PROFILE MODEL\n");
+		fprintf(stderr, "usage: mcabase [-l LLVM_MCA] [-t TAKEN_CYCLES] CORE MCPU PROFILE MODEL\n");
 		return 2;
 	}
 	read_profile(argv[a + 2]);

@@ -183,6 +183,11 @@ expect "mcabase: another core's lines are left as they were" \
 	test "$(grep -c '^window=[0-9] core=a15 arch=x86_64 insns=1 restarts=0$' "$tmp/model")" = 4
 expect "mcabase: refuses to add a second base" \
 	sh -c "! '$mcabase' zen5 znver5 '$tmp/prof' '$tmp/model' 2> '$tmp/err' && grep -q 'have a base= already' '$tmp/err'"
+printf '%s\n' 'window=0 addr=1000 size=1 count=1000 branch=0 insn=nop' \
+	'window=0 addr=1001 size=2 count=1000 branch=1 insn=jmp 0x1000' > "$tmp/prof-t"
+echo "window=0 core=glc arch=x86_64 insns=1 restarts=0" > "$tmp/model-t"
+expect "mcabase -t 2: a block ending in a branch costs at least 2 cycles (nop; jmp, 1000 times: 2000)" \
+	sh -c "'$mcabase' -t 2 glc sapphirerapids '$tmp/prof-t' '$tmp/model-t' && grep -q ' base=2000.0 base_dropped=0$' '$tmp/model-t'"
 echo "window=9 core=glc arch=x86_64 insns=1 restarts=0" > "$tmp/model9"
 expect "mcabase: refuses a window the profile has no instruction of, naming it" \
 	sh -c "! '$mcabase' glc sapphirerapids '$tmp/prof' '$tmp/model9' 2> '$tmp/err' && grep -q 'no instruction of window 9' '$tmp/err'"
