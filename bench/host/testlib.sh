@@ -58,6 +58,25 @@ makevar() {
 		--eval 'print-var-%: ; @echo $($*)' "print-var-$mv_var"
 }
 
+# default_flavours CONF [REF_ARCH]: the flavour records of CONF that make
+# builds by default (no default 0 or check), in file order, one line; with
+# REF_ARCH only those of that 2014 architecture (ref2014_arch, default the
+# flavour's name).  Read from the records, so that a new flavour changes
+# the expectation with them.
+default_flavours() {
+	awk -v want="${2:-}" '
+	function flush() {
+		if (name != "" && def != "0" && def != "check" && (want == "" || ref == want))
+			out = out (out == "" ? "" : " ") name
+		name = ""
+	}
+	/^[^ \t#]/ { flush() }
+	/^flavour[ \t]/ { name = $2; def = ""; ref = $2 }
+	/^[ \t]+default[ \t]/ { def = $2 }
+	/^[ \t]+ref2014_arch[ \t]/ { ref = $2 }
+	END { flush(); print out }' "$1"
+}
+
 test_summary() {
 	echo "$test_npass passed, $test_nfail failed"
 	[ "$test_nfail" = 0 ]

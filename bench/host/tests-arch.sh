@@ -31,8 +31,9 @@ is "$(makevar "$top" KARCH_armv7) $(makevar "$top" KCROSS_armv7) $(makevar "$top
 is "$(makevar "$top" KFRAG_armv7 | sed "s|$top/||g")" \
 	"bench/kernel-omit.config bench/kernel-arm.config bench/host/fixtures/arch/kernel-armv7.config" \
 	"make: kernel-armv7 merges its own fragment last"
-is "$(makevar "$top" DEFAULT_FLAVOURS)" "x86_64 um um-align64 i386 arm armv7" \
-	"make: make kernel/initramfs build it (no default key)"
+is "$(makevar "$top" DEFAULT_FLAVOURS)" "$(default_flavours "$FLAVOURS_CONF")" \
+	"make: make kernel/initramfs build it (no default key): the default flavours of the records"
+is "$(default_flavours "$FLAVOURS_CONF" | sed "s/.* //")" "armv7" "make: the added flavour armv7 is the last default one"
 is "$(makevar "$top" GDEPS_armv7 | sed "s|$top/build/||g")" \
 	"tools-armv7/knob tools-armv7/seccomp-bench tools-armv7/bpfdiff tools-armv7/knobfuzz busybox-armv7/busybox" \
 	"make: its static guest tools (guest_cc) and Debian's busybox-static:armhf"

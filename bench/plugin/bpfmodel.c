@@ -30,7 +30,12 @@
  *     no tag matches) and ITTAGE;
  *   returns: a return stack;
  *   caches: L1I (fetch of each new line), L1D (each access's line), a
- *     unified L2 behind both, set-associative with LRU, virtual addresses.
+ *     unified L2 behind both, set-associative with LRU, virtual addresses;
+ *   the overlap of misses: a data miss beyond the L2 leads (l2_lead) when
+ *     more than rob instructions ran since the last leading one.
+ * With profile=FILE it also writes, per window, a line per instruction
+ * executed in it (its executions and capstone's text): the input of the
+ * interval model's base cost (bench/plugin/mcabase.c).
  * Direct branches are taken to be predicted (no BTB misses modelled).
  * Predicated ARM instructions that branch (bxeq lr, popne {..., pc},
  * blne) are a conditional branch and, when taken, their kind.
