@@ -180,11 +180,61 @@ static void put_row(FILE *f, const char *cell, const char *skbs, const double *v
 		fprintf(f, ",,,\n");
 }
 
+/*
+ * Cell  of the first run in each of the  runs: prints each value (or
+ * "-"), fills  and, where every run has them (),  and .
+ * The number of runs that have the cell; * of them with a CI.
+ */
+static int cell_values(const struct csv *run, int n, const struct csv_row *ra,
+		       int cis, double *vals, double *lo, double *hi, int *have_ci)
+{
+	int r, j, have = 0;
+
+	*have_ci = 0;
+	for (r = 0; r < n; r++) {
+		for (j = 0; j < run[r].nrows; j++) {
+			const struct csv_row *rb = &run[r].rows[j];
+			double x;
+
+			if (!same_cell(&run[0], ra, &run[r], rb))
+				continue;
+			x = atof(csv_get(&run[r], rb, lay->value));
+			printf(" %10.3f", x);
+			if (cis && *csv_get(&run[r], rb, "ci_lo")) {
+				lo[have] = atof(csv_get(&run[r], rb, "ci_lo"));
+				hi[have] = atof(csv_get(&run[r], rb, "ci_hi"));
+				(*have_ci)++;
+			}
+			vals[have++] = x;
+			break;
+		}
+		if (j == run[r].nrows)
+			printf(" %10s", "-");
+	}
+	return have;
+}
+
+/* The summary lines after the cells. */
+static void summary(int n, int nrows, double worst, double pct, double miss_pct,
+		    int bad)
+{
+	if (pairs_total)
+		printf("CI calibration over %d runs: the CIs of %d of %d (cell, pair of runs) overlap; another run's ratio inside this run's CI %d of %d times (%.0f%%; an honest 95%% CI: about 83%%); widest CI half-width %.2f%% one skb, %.2f%% more skbs\n",
+		       n, pairs_overlap, pairs_total, inside_hit, inside_total,
+		       100.0 * inside_hit / inside_total, widest[0], widest[1]);
+	if (miss_pct != pct)
+		printf("%d cells compared over %d runs, worst spread (max-min)/min %.2f%% (limit %.2f%%, %.2f%% for more than one skb), %d bad\n",
+		       nrows, n, worst, pct, miss_pct, bad);
+	else
+		printf("%d cells compared over %d runs, worst spread (max-min)/min %.2f%% (limit %.2f%%), %d bad\n",
+		       nrows, n, worst, pct, bad);
+}
+
 int main(int argc, char **argv)
 {
 	struct csv run[MAX_RUNS];
 	double pct, miss_pct = -1, worst = 0;
-	int n, r, i, j, opt, bad = 0, cis;
+	int n, r, i, opt, bad = 0, cis;
 	char buf[256], *cells_text = NULL, *sel_text = NULL, *over_text = NULL;
 	size_t cells_len = 0, sel_len = 0, over_len = 0;
 	const char *csv_out = NULL, *pattern = NULL, *heading = NULL;
@@ -243,7 +293,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < run[0].nrows; i++) {
 		const struct csv_row *ra = &run[0].rows[i];
 		double vals[MAX_RUNS], ord[MAX_RUNS], lo[MAX_RUNS], hi[MAX_RUNS], d, limit;
-		int have = 0, have_ci = 0;
+		int have, have_ci;
 
 		limit = strcmp(csv_get(&run[0], ra, "skbs"), "1") ? miss_pct : pct;
 		cell_name(&run[0], ra, buf, sizeof(buf));
@@ -255,25 +305,7 @@ int main(int argc, char **argv)
 			stdout = cells;
 		}
 		printf("%-48s", buf);
-		for (r = 0; r < n; r++) {
-			for (j = 0; j < run[r].nrows; j++) {
-				double x;
-
-				if (!same_cell(&run[0], ra, &run[r], &run[r].rows[j]))
-					continue;
-				x = atof(csv_get(&run[r], &run[r].rows[j], lay->value));
-				printf(" %10.3f", x);
-				if (cis && *csv_get(&run[r], &run[r].rows[j], "ci_lo")) {
-					lo[have] = atof(csv_get(&run[r], &run[r].rows[j], "ci_lo"));
-					hi[have] = atof(csv_get(&run[r], &run[r].rows[j], "ci_hi"));
-					have_ci++;
-				}
-				vals[have++] = x;
-				break;
-			}
-			if (j == run[r].nrows)
-				printf(" %10s", "-");
-		}
+		have = cell_values(run, n, ra, cis, vals, lo, hi, &have_ci);
 		if (have < n) {
 			printf("  missing\n");
 			if (cells) {
@@ -312,16 +344,7 @@ int main(int argc, char **argv)
 	for (r = 1; r < n; r++)
 		bad += missing(&run[0], &run[r], argv[r + 1]) +
 		       missing(&run[r], &run[0], argv[1]);
-	if (pairs_total)
-		printf("CI calibration over %d runs: the CIs of %d of %d (cell, pair of runs) overlap; another run's ratio inside this run's CI %d of %d times (%.0f%%; an honest 95%% CI: about 83%%); widest CI half-width %.2f%% one skb, %.2f%% more skbs\n",
-		       n, pairs_overlap, pairs_total, inside_hit, inside_total,
-		       100.0 * inside_hit / inside_total, widest[0], widest[1]);
-	if (miss_pct != pct)
-		printf("%d cells compared over %d runs, worst spread (max-min)/min %.2f%% (limit %.2f%%, %.2f%% for more than one skb), %d bad\n",
-		       run[0].nrows, n, worst, pct, miss_pct, bad);
-	else
-		printf("%d cells compared over %d runs, worst spread (max-min)/min %.2f%% (limit %.2f%%), %d bad\n",
-		       run[0].nrows, n, worst, pct, bad);
+	summary(n, run[0].nrows, worst, pct, miss_pct, bad);
 	if (pattern) {
 		fclose(sel);
 		fclose(over);

@@ -321,78 +321,41 @@ static void finding(void)
 	free(text);
 }
 
-static void finding_text(void)
+/*
+ * No figure for the head claim: say whether the run re-tests any claim
+ * with a figure, or why the head one has none.
+ */
+static void finding_unmeasured(const struct reg_rec *head)
 {
-	const struct reg_rec *head = reg_claims()->n ? &reg_claims()->rec[0] : NULL;
-	const struct csv *c = &run.claims, *d = &run.splits;
-	static const char *const words[] = { "holds", "reversed", "no difference shown",
-					     "not measurable" };
-	int count[4] = { 0 }, total = 0, nacc = 0, i, w, k;
-	char num[64] = "", den[64] = "", buf[64], list[256];
-	const char *last = "";
+	const struct csv *c = &run.claims;
+	const char *why = "";
+	int others = 0, i;
 
 	for (i = 0; head && run.has_claims && i < c->nrows; i++) {
 		const struct csv_row *r = &c->rows[i];
 
-		if (strcmp(csv_get(c, r, "claim"), head->name) ||
-		    !*csv_get(c, r, "value"))
-			continue;
-		total++;
-		nacc += !!strcmp(last, csv_get(c, r, "accel"));
-		last = csv_get(c, r, "accel");
-		for (w = 0; w < 4; w++)
-			count[w] += !strcmp(csv_get(c, r, "verdict"), words[w]);
+		if (strcmp(csv_get(c, r, "claim"), head->name))
+			others += !!*csv_get(c, r, "value");
+		else if (!*why)
+			why = csv_get(c, r, "basis");
 	}
-	if (!total) {
-		/* another claim (e.g. perf stat's branch-misses) may have a figure */
-		const char *why = "";
-		int others = 0;
+	if (!others)
+		fprintf(out, "This run re-tests none of the 2014 commit's claims (no claims.csv\n"
+			"rows with a figure): see its tables.\n\n");
+	else
+		fprintf(out, "This run has no figure for \"%s\" (claims.csv basis: %s);\n"
+			"the claims it re-tests with one are below.\n\n",
+			reg_get(head, "text"), *why ? why : "none");
+}
 
-		for (i = 0; head && run.has_claims && i < c->nrows; i++) {
-			const struct csv_row *r = &c->rows[i];
+/* The head claim's magnitude per kind of figure: the inverse of num/den. */
+static void finding_magnitudes(const struct reg_rec *head)
+{
+	const struct csv *c = &run.claims;
+	char num[64] = "", den[64] = "", buf[64], list[256];
+	int i, k;
 
-			if (strcmp(csv_get(c, r, "claim"), head->name))
-				others += !!*csv_get(c, r, "value");
-			else if (!*why)
-				why = csv_get(c, r, "basis");
-		}
-		if (!others)
-			fprintf(out, "This run re-tests none of the 2014 commit's claims (no claims.csv\n"
-				"rows with a figure): see its tables.\n\n");
-		else
-			fprintf(out, "This run has no figure for \"%s\" (claims.csv basis: %s);\n"
-				"the claims it re-tests with one are below.\n\n",
-				reg_get(head, "text"), *why ? why : "none");
-		return;
-	}
 	sscanf(reg_get(head, "pair"), "%63[^/]/%63s", num, den);
-	fprintf(out, "On Debian's linux-source %s (Linux %s) ", run_info(&run, "debian_version"),
-		run_info(&run, "kernel"));
-	if (count[1] == total)
-		fprintf(out, "the 2014 result is reversed: \"%s\"\n"
-			"is reversed in all %d cells on %d accelerator%s.",
-			reg_get(head, "text"), total, nacc, nacc > 1 ? "s" : "");
-	else if (count[0] == total)
-		fprintf(out, "the 2014 result holds: \"%s\" holds\n"
-			"in all %d cells on %d accelerator%s.",
-			reg_get(head, "text"), total, nacc, nacc > 1 ? "s" : "");
-	else {
-		static const char *const says[] = { "holds in", "is reversed in",
-						    "shows no difference in",
-						    "is not measurable (claims.csv basis) in" };
-		const char *sep = "";
-
-		fprintf(out, "the 2014 result is %s: \"%s\"",
-			count[3] == total ? "not measured here" : "mixed", reg_get(head, "text"));
-		for (w = 0; w < 4; w++) {
-			if (!count[w])
-				continue;
-			fprintf(out, "%s %s %d", sep, says[w], count[w]);
-			sep = ",";
-		}
-		fprintf(out, " of %d cells.", total);
-	}
-	/* the magnitude per kind of figure: the inverse of num/den */
 	for (k = 0; k < reg_kinds()->n; k++) {
 		const char *kind = reg_kinds()->rec[k].name;
 		double lo = 0, hi = 0;
@@ -419,54 +382,114 @@ static void finding_text(void)
 			strcmp(kind, "counted") ? "Time" : "Guest instructions",
 			engine_label(den), buf, engine_label(num), kind, list);
 	}
-	/* the decomposition of the accelerators that measure (not test) */
+}
+
+/* Why: the decomposition of the accelerators that measure (not test). */
+static void finding_why(void)
+{
+	const struct csv *d = &run.splits;
+	double clo = 0, chi = 0, dlo = 0, dhi = 0, cv, dv;
+	const struct reg_rec *sp;
+	char buf[64];
+	int i, k;
+
 	for (i = 0, k = 0; run.has_splits && i < d->nrows; i++)
 		k += !row_tests(d, &d->rows[i]);
 	if (!k) {
 		fprintf(out, "\n\n");
 		return;
 	}
-	{
-		double clo = 0, chi = 0, dlo = 0, dhi = 0;
-		const struct reg_rec *sp = reg_find(reg_splits(), csv_get(d, &d->rows[0], "split"), 0);
-
-		for (i = 0; i < d->nrows; i++) {
-			if (row_tests(d, &d->rows[i]))
-				continue;
-			double cv = 1 / atof(csv_get(d, &d->rows[i], "conversion"));
-			double dv = 1 / atof(csv_get(d, &d->rows[i], "design"));
-
-			if (!clo || cv < clo)
-				clo = cv;
-			if (cv > chi)
-				chi = cv;
-			if (!dlo || dv < dlo)
-				dlo = dv;
-			if (dv > dhi)
-				dhi = dv;
-		}
-		range_text(buf, sizeof(buf), clo, chi);
-		fprintf(out, " Why: the conversion of classic programs since 2014 makes a call %s dearer (",
-			buf);
-		for (i = 0, k = 0; i < d->nrows; i++) {
-			const struct csv_row *r = &d->rows[i];
-			int j, seen = 0;
-
-			for (j = 0; j < i; j++)
-				seen |= !strcmp(csv_get(d, &d->rows[j], "cell"), csv_get(d, r, "cell"));
-			if (seen || row_tests(d, r) || !*csv_get(d, r, "conversion_vm_den"))
-				continue;
-			fprintf(out, "%s%s executes %s eBPF instructions where 2014's ran %s",
-				k++ ? "; " : "",
-				reg_get_or(reg_find(reg_cells(), csv_get(d, r, "cell"), 0), "head",
-					   csv_get(d, r, "cell")),
-				csv_get(d, r, "conversion_vm_den"), csv_get(d, r, "conversion_vm_num"));
-		}
-		range_text(buf, sizeof(buf), dlo, dhi);
-		fprintf(out, "), and the 2014 design itself costs %s %s's time (%s = %s x %s; decomposition.csv).\n\n",
-			buf, reg_get_or(sp, "design_base", "the baseline"), sp ? sp->name : "-",
-			reg_get(sp, "design"), reg_get(sp, "conversion"));
+	sp = reg_find(reg_splits(), csv_get(d, &d->rows[0], "split"), 0);
+	for (i = 0; i < d->nrows; i++) {
+		if (row_tests(d, &d->rows[i]))
+			continue;
+		cv = 1 / atof(csv_get(d, &d->rows[i], "conversion"));
+		dv = 1 / atof(csv_get(d, &d->rows[i], "design"));
+		if (!clo || cv < clo)
+			clo = cv;
+		if (cv > chi)
+			chi = cv;
+		if (!dlo || dv < dlo)
+			dlo = dv;
+		if (dv > dhi)
+			dhi = dv;
 	}
+	range_text(buf, sizeof(buf), clo, chi);
+	fprintf(out, " Why: the conversion of classic programs since 2014 makes a call %s dearer (",
+		buf);
+	for (i = 0, k = 0; i < d->nrows; i++) {
+		const struct csv_row *r = &d->rows[i];
+		int j, seen = 0;
+
+		for (j = 0; j < i; j++)
+			seen |= !strcmp(csv_get(d, &d->rows[j], "cell"), csv_get(d, r, "cell"));
+		if (seen || row_tests(d, r) || !*csv_get(d, r, "conversion_vm_den"))
+			continue;
+		fprintf(out, "%s%s executes %s eBPF instructions where 2014's ran %s",
+			k++ ? "; " : "",
+			reg_get_or(reg_find(reg_cells(), csv_get(d, r, "cell"), 0), "head",
+				   csv_get(d, r, "cell")),
+			csv_get(d, r, "conversion_vm_den"), csv_get(d, r, "conversion_vm_num"));
+	}
+	range_text(buf, sizeof(buf), dlo, dhi);
+	fprintf(out, "), and the 2014 design itself costs %s %s's time (%s = %s x %s; decomposition.csv).\n\n",
+		buf, reg_get_or(sp, "design_base", "the baseline"), sp ? sp->name : "-",
+		reg_get(sp, "design"), reg_get(sp, "conversion"));
+}
+
+static void finding_text(void)
+{
+	const struct reg_rec *head = reg_claims()->n ? &reg_claims()->rec[0] : NULL;
+	const struct csv *c = &run.claims;
+	static const char *const words[] = { "holds", "reversed", "no difference shown",
+					     "not measurable" };
+	int count[4] = { 0 }, total = 0, nacc = 0, i, w;
+	const char *last = "";
+
+	for (i = 0; head && run.has_claims && i < c->nrows; i++) {
+		const struct csv_row *r = &c->rows[i];
+
+		if (strcmp(csv_get(c, r, "claim"), head->name) ||
+		    !*csv_get(c, r, "value"))
+			continue;
+		total++;
+		nacc += !!strcmp(last, csv_get(c, r, "accel"));
+		last = csv_get(c, r, "accel");
+		for (w = 0; w < 4; w++)
+			count[w] += !strcmp(csv_get(c, r, "verdict"), words[w]);
+	}
+	if (!total) {
+		finding_unmeasured(head);
+		return;
+	}
+	fprintf(out, "On Debian's linux-source %s (Linux %s) ", run_info(&run, "debian_version"),
+		run_info(&run, "kernel"));
+	if (count[1] == total)
+		fprintf(out, "the 2014 result is reversed: \"%s\"\n"
+			"is reversed in all %d cells on %d accelerator%s.",
+			reg_get(head, "text"), total, nacc, nacc > 1 ? "s" : "");
+	else if (count[0] == total)
+		fprintf(out, "the 2014 result holds: \"%s\" holds\n"
+			"in all %d cells on %d accelerator%s.",
+			reg_get(head, "text"), total, nacc, nacc > 1 ? "s" : "");
+	else {
+		static const char *const says[] = { "holds in", "is reversed in",
+						    "shows no difference in",
+						    "is not measurable (claims.csv basis) in" };
+		const char *sep = "";
+
+		fprintf(out, "the 2014 result is %s: \"%s\"",
+			count[3] == total ? "not measured here" : "mixed", reg_get(head, "text"));
+		for (w = 0; w < 4; w++) {
+			if (!count[w])
+				continue;
+			fprintf(out, "%s %s %d", sep, says[w], count[w]);
+			sep = ",";
+		}
+		fprintf(out, " of %d cells.", total);
+	}
+	finding_magnitudes(head);
+	finding_why();
 }
 
 /* " 0.49±2%" of a paired ratio row, "-" without one. */

@@ -335,6 +335,48 @@ static int cell_keys(const struct paired_data *boots, int nboots,
 	return 0;
 }
 
+/*
+ * The paired rounds of each of the  files  ("-": stdin); the
+ * rounds of all in *.  NULL on an error, told.
+ */
+static struct paired_data *read_boots(char **names, int nboots, int strict,
+				      size_t *total)
+{
+	struct paired_data *boots = calloc(nboots, sizeof(*boots));
+	char err[512];
+	size_t k;
+	FILE *f;
+	int i;
+
+	if (!boots) {
+		fprintf(stderr, "mkratios: out of memory\n");
+		return NULL;
+	}
+	for (i = 0; i < nboots; i++) {
+		const char *name = names[i];
+
+		f = strcmp(name, "-") ? fopen(name, "r") : stdin;
+		if (!f) {
+			perror(name);
+			return NULL;
+		}
+		boots[i].strict = strict;
+		if (paired_read(f, name, &boots[i], err, sizeof(err))) {
+			fprintf(stderr, "mkratios: %s\n", err);
+			return NULL;
+		}
+		if (f != stdin)
+			fclose(f);
+		if (!boots[i].ncells) {
+			fprintf(stderr, "mkratios: no paired rounds in %s\n", name);
+			return NULL;
+		}
+		for (k = 0; k < boots[i].ncells; k++)
+			*total += boots[i].cells[k].nrounds;
+	}
+	return boots;
+}
+
 int main(int argc, char **argv)
 {
 	struct pair pairs[MAX_PAIRS];
@@ -345,8 +387,6 @@ int main(int argc, char **argv)
 	size_t k, total = 0;
 	double *pool;
 	size_t *nb;
-	char err[512];
-	FILE *f;
 
 	while ((opt = getopt(argc, argv, "a:Ac:g:p:r:s")) != -1) {
 		switch (opt) {
@@ -416,33 +456,9 @@ int main(int argc, char **argv)
 			}
 	}
 
-	boots = calloc(nboots, sizeof(*boots));
-	if (!boots) {
-		fprintf(stderr, "mkratios: out of memory\n");
+	boots = read_boots(argv + optind, nboots, strict, &total);
+	if (!boots)
 		return 1;
-	}
-	for (i = 0; i < nboots; i++) {
-		const char *name = argv[optind + i];
-
-		f = strcmp(name, "-") ? fopen(name, "r") : stdin;
-		if (!f) {
-			perror(name);
-			return 1;
-		}
-		boots[i].strict = strict;
-		if (paired_read(f, name, &boots[i], err, sizeof(err))) {
-			fprintf(stderr, "mkratios: %s\n", err);
-			return 1;
-		}
-		if (f != stdin)
-			fclose(f);
-		if (!boots[i].ncells) {
-			fprintf(stderr, "mkratios: no paired rounds in %s\n", name);
-			return 1;
-		}
-		for (k = 0; k < boots[i].ncells; k++)
-			total += boots[i].cells[k].nrounds;
-	}
 	pool = malloc((total + 1) * sizeof(*pool));
 	nb = calloc(nboots, sizeof(*nb));
 	if (!pool || !nb || cell_keys(boots, nboots, &keys)) {

@@ -1713,151 +1713,194 @@ static uint64_t parse_u64(const char *s)
 	return v;
 }
 
+/* The generated program of gen, selftest, run random:, fuzz and fuzzcase. */
+static struct prog gp;
+static double t0;
+
+static int mode_gen(char **argv)
+{
+	uint64_t seed = parse_u64(argv[2]), count = parse_u64(argv[3]);
+	unsigned int i;
+
+	for (i = 0; i < count; i++) {
+		gen_prog(&gp, seed * 1000003 + i);
+		snprintf(gp.name, sizeof(gp.name), "r%llu-%u",
+			 (unsigned long long)seed, i);
+		print_prog(&gp);
+	}
+	return 0;
+}
+
+static int mode_selftest(char **argv)
+{
+	uint64_t seed = parse_u64(argv[2]), count = parse_u64(argv[3]);
+	unsigned long long bad = 0, new_rejects = 0;
+	unsigned int i, fl;
+
+	for (i = 0; i < count; i++) {
+		gen_prog(&gp, seed * 1000003 + i);
+		fl = 0;
+		if (check(gp.insns, gp.len, OLD, &fl))
+			bad++;
+		else if (check(gp.insns, gp.len, NEW, &fl))
+			new_rejects++;
+	}
+	printf("selftest: %llu generated programs, %llu rejected by the 3.14 rules, %llu by the 6.1 rules only\n",
+	       (unsigned long long)count, bad, new_rejects);
+	return bad || !new_rejects ? 1 : 0;
+}
+
+static int mode_model(char **argv)
+{
+	unsigned int np, npk, i, j, fl;
+	struct prog *progs = read_progs(argv[2], &np);
+	struct packet *pk = read_packets(argv[3], &npk);
+	struct val mo, mn;
+	struct skb s;
+
+	for (i = 0; i < np; i++) {
+		fl = 0;
+		if (check(progs[i].insns, progs[i].len, OLD, &fl) &&
+		    check(progs[i].insns, progs[i].len, NEW, &fl)) {
+			printf("%s - - prog=%d\n", progs[i].name, -EINVAL);
+			continue;
+		}
+		for (j = 0; j < npk; j++) {
+			s.d = pk[j].b;
+			s.len = s.lin = pk[j].len;
+			s.proto = 0;
+			fl = 0;
+			mo = model(&progs[i], &s, OLD, &fl);
+			mn = model(&progs[i], &s, NEW, &fl);
+			printf("%s %s 0 old=%lld new=%lld\n",
+			       progs[i].name, pk[j].name,
+			       mo.err ? (long long)mo.err : mo.ret,
+			       mn.err ? (long long)mn.err : mn.ret);
+		}
+	}
+	return 0;
+}
+
+static int mode_run(int argc, char **argv)
+{
+	unsigned long long seed = 0, count = 0;
+	unsigned int np, npk, i;
+	struct packet *pk;
+	struct prog *progs;
+
+	for (i = 5; i < (unsigned int)argc; i++) {
+		if (nheadlens == 15)
+			die("too many headlens");
+		headlens[nheadlens++] = (int)parse_u64(argv[i]);
+	}
+	headlens[nheadlens++] = 0;
+	pk = read_packets(argv[3], &npk);
+	outf = fopen(argv[4], "w");
+	if (!outf)
+		die("%s: %s", argv[4], strerror(errno));
+	open_knobs();
+	if (sscanf(argv[2], "random:%llu:%llu", &seed, &count) == 2) {
+		for (i = 0; i < count; i++) {
+			gen_prog(&gp, seed * 1000003 + i);
+			snprintf(gp.name, sizeof(gp.name), "r%llu-%u", seed, i);
+			one_program(&gp, pk, npk);
+		}
+	} else {
+		progs = read_progs(argv[2], &np);
+		out_all_linear = 1;
+		for (i = 0; i < np; i++)
+			one_program(&progs[i], pk, npk);
+	}
+	drain();
+	if (fclose(outf))
+		die("%s: write error", argv[4]);
+	outf = NULL;
+	summary(argv[2], now() - t0);
+	return st.unexplained || !st.pairs ? 1 : 0;
+}
+
+/* FUZZ_PACKETS frames of FRAME_MAX bytes for fuzz_case(). */
+static struct packet *fuzz_packets(void)
+{
+	static struct packet fp[FUZZ_PACKETS];
+	unsigned int i;
+
+	for (i = 0; i < FUZZ_PACKETS; i++)
+		fp[i].b = xmalloc(FRAME_MAX);
+	return fp;
+}
+
+static int mode_fuzz(int argc, char **argv)
+{
+	uint64_t seed = parse_u64(argv[2]);
+	double secs = (double)parse_u64(argv[3]);
+	unsigned long long want = argc == 6 ? parse_u64(argv[5]) : 0;
+	unsigned int npk;
+	struct packet *pk = read_packets(argv[4], &npk), *fp = fuzz_packets();
+	unsigned long long it;
+
+	open_knobs();
+	for (it = 0; now() - t0 < secs && (!want || st.pairs < want); it++) {
+		fuzz_case(seed, it, &gp, fp, pk, npk);
+		one_program(&gp, fp, FUZZ_PACKETS);
+	}
+	drain();
+	summary("fuzz", now() - t0);
+	return st.unexplained || !st.pairs || st.pairs < want ? 1 : 0;
+}
+
+static int mode_replay(char **argv)
+{
+	open_knobs();
+	replay("replay", (unsigned int)parse_u64(argv[2]), argv[3], argv[4]);
+	return st.unexplained ? 1 : 0;
+}
+
+static int mode_cases(char **argv)
+{
+	open_knobs();
+	replay_cases(argv[2]);
+	drain();
+	summary(argv[2], now() - t0);
+	return st.unexplained || !st.pairs ? 1 : 0;
+}
+
+static int mode_fuzzcase(char **argv)
+{
+	uint64_t seed = parse_u64(argv[2]), it = parse_u64(argv[3]);
+	unsigned int npk;
+	struct packet *pk = read_packets(argv[4], &npk), *fp = fuzz_packets();
+
+	fuzz_case(seed, it, &gp, fp, pk, npk);
+	print_fuzz_case(&gp, fp);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	struct prog *progs, gp;
-	struct packet *pk;
-	unsigned int np, npk, i;
-	double t0 = now();
+	const char *mode = argc > 1 ? argv[1] : "";
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	quiet_disagree = 20;
 	gp.insns = xmalloc(MAXINSNS * sizeof(*gp.insns));
+	t0 = now();
 
-	if (argc == 4 && !strcmp(argv[1], "gen")) {
-		uint64_t seed = parse_u64(argv[2]), count = parse_u64(argv[3]);
-
-		for (i = 0; i < count; i++) {
-			gen_prog(&gp, seed * 1000003 + i);
-			snprintf(gp.name, sizeof(gp.name), "r%llu-%u",
-				 (unsigned long long)seed, i);
-			print_prog(&gp);
-		}
-		return 0;
-	}
-	if (argc == 4 && !strcmp(argv[1], "selftest")) {
-		uint64_t seed = parse_u64(argv[2]), count = parse_u64(argv[3]);
-		unsigned long long bad = 0, new_rejects = 0;
-		unsigned int fl;
-
-		for (i = 0; i < count; i++) {
-			gen_prog(&gp, seed * 1000003 + i);
-			fl = 0;
-			if (check(gp.insns, gp.len, OLD, &fl))
-				bad++;
-			else if (check(gp.insns, gp.len, NEW, &fl))
-				new_rejects++;
-		}
-		printf("selftest: %llu generated programs, %llu rejected by the 3.14 rules, %llu by the 6.1 rules only\n",
-		       (unsigned long long)count, bad, new_rejects);
-		return bad || !new_rejects ? 1 : 0;
-	}
-	if (argc == 4 && !strcmp(argv[1], "model")) {
-		struct skb s;
-		struct val mo, mn;
-		unsigned int j, fl;
-
-		progs = read_progs(argv[2], &np);
-		pk = read_packets(argv[3], &npk);
-		for (i = 0; i < np; i++) {
-			fl = 0;
-			if (check(progs[i].insns, progs[i].len, OLD, &fl) &&
-			    check(progs[i].insns, progs[i].len, NEW, &fl)) {
-				printf("%s - - prog=%d\n", progs[i].name, -EINVAL);
-				continue;
-			}
-			for (j = 0; j < npk; j++) {
-				s.d = pk[j].b;
-				s.len = s.lin = pk[j].len;
-				s.proto = 0;
-				fl = 0;
-				mo = model(&progs[i], &s, OLD, &fl);
-				mn = model(&progs[i], &s, NEW, &fl);
-				printf("%s %s 0 old=%lld new=%lld\n",
-				       progs[i].name, pk[j].name,
-				       mo.err ? (long long)mo.err : mo.ret,
-				       mn.err ? (long long)mn.err : mn.ret);
-			}
-		}
-		return 0;
-	}
-	if (argc >= 5 && !strcmp(argv[1], "run")) {
-		unsigned long long seed = 0, count = 0;
-
-		for (i = 5; i < (unsigned int)argc; i++) {
-			if (nheadlens == 15)
-				die("too many headlens");
-			headlens[nheadlens++] = (int)parse_u64(argv[i]);
-		}
-		headlens[nheadlens++] = 0;
-		pk = read_packets(argv[3], &npk);
-		outf = fopen(argv[4], "w");
-		if (!outf)
-			die("%s: %s", argv[4], strerror(errno));
-		open_knobs();
-		if (sscanf(argv[2], "random:%llu:%llu", &seed, &count) == 2) {
-			for (i = 0; i < count; i++) {
-				gen_prog(&gp, seed * 1000003 + i);
-				snprintf(gp.name, sizeof(gp.name), "r%llu-%u",
-					 seed, i);
-				one_program(&gp, pk, npk);
-			}
-		} else {
-			progs = read_progs(argv[2], &np);
-			out_all_linear = 1;
-			for (i = 0; i < np; i++)
-				one_program(&progs[i], pk, npk);
-		}
-		drain();
-		if (fclose(outf))
-			die("%s: write error", argv[4]);
-		outf = NULL;
-		summary(argv[2], now() - t0);
-		return st.unexplained || !st.pairs ? 1 : 0;
-	}
-	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "fuzz")) {
-		uint64_t seed = parse_u64(argv[2]);
-		double secs = (double)parse_u64(argv[3]);
-		unsigned long long want = argc == 6 ? parse_u64(argv[5]) : 0;
-		struct packet fp[FUZZ_PACKETS];
-		unsigned long long it;
-
-		pk = read_packets(argv[4], &npk);
-		for (i = 0; i < FUZZ_PACKETS; i++)
-			fp[i].b = xmalloc(FRAME_MAX);
-		open_knobs();
-		for (it = 0; now() - t0 < secs && (!want || st.pairs < want); it++) {
-			fuzz_case(seed, it, &gp, fp, pk, npk);
-			one_program(&gp, fp, FUZZ_PACKETS);
-		}
-		drain();
-		summary("fuzz", now() - t0);
-		return st.unexplained || !st.pairs || st.pairs < want ? 1 : 0;
-	}
-	if (argc == 5 && !strcmp(argv[1], "replay")) {
-		open_knobs();
-		replay("replay", (unsigned int)parse_u64(argv[2]), argv[3],
-		       argv[4]);
-		return st.unexplained ? 1 : 0;
-	}
-	if (argc == 3 && !strcmp(argv[1], "cases")) {
-		open_knobs();
-		replay_cases(argv[2]);
-		drain();
-		summary(argv[2], now() - t0);
-		return st.unexplained || !st.pairs ? 1 : 0;
-	}
-	if (argc == 5 && !strcmp(argv[1], "fuzzcase")) {
-		uint64_t seed = parse_u64(argv[2]), it = parse_u64(argv[3]);
-		struct packet fp[FUZZ_PACKETS];
-
-		pk = read_packets(argv[4], &npk);
-		for (i = 0; i < FUZZ_PACKETS; i++)
-			fp[i].b = xmalloc(FRAME_MAX);
-		fuzz_case(seed, it, &gp, fp, pk, npk);
-		print_fuzz_case(&gp, fp);
-		return 0;
-	}
+	if (argc == 4 && !strcmp(mode, "gen"))
+		return mode_gen(argv);
+	if (argc == 4 && !strcmp(mode, "selftest"))
+		return mode_selftest(argv);
+	if (argc == 4 && !strcmp(mode, "model"))
+		return mode_model(argv);
+	if (argc >= 5 && !strcmp(mode, "run"))
+		return mode_run(argc, argv);
+	if ((argc == 5 || argc == 6) && !strcmp(mode, "fuzz"))
+		return mode_fuzz(argc, argv);
+	if (argc == 5 && !strcmp(mode, "replay"))
+		return mode_replay(argv);
+	if (argc == 3 && !strcmp(mode, "cases"))
+		return mode_cases(argv);
+	if (argc == 5 && !strcmp(mode, "fuzzcase"))
+		return mode_fuzzcase(argv);
 	fprintf(stderr, "usage: bpfdiff run PROGS|random:SEED:COUNT PACKETS OUT [HEADLEN...]\n"
 			"       bpfdiff fuzz SEED SECONDS PACKETS [PAIRS]\n"
 			"       bpfdiff gen|selftest SEED COUNT\n"

@@ -259,7 +259,8 @@ static void trunc_of(const char *name, const struct frame *f, size_t len)
 
 static const uint32_t h1 = 0x0a000001, h2 = 0x0a000002;
 
-static void ipv4_frames(void)
+/* IPv4 TCP: SSH, HTTP, TLS, flags, options, a full frame, port 0. */
+static void ipv4_tcp_frames(void)
 {
 	struct frame f;
 	static const char get[] = "GET / HTTP/1.1\r\nHost: example.com\r\n\r\n";
@@ -330,6 +331,12 @@ static void ipv4_frames(void)
 	ipv4(&f, h1, h2, 6, 64, 0, 0);
 	tcp(&f, 0, 0, 0x00, 0);
 	out("tcp-port0", &f);
+}
+
+/* IPv4 UDP: DNS, DHCP, NTP, SNMP, syslog, mDNS, empty, broadcast. */
+static void ipv4_udp_frames(void)
+{
+	struct frame f;
 
 	eth(&f, mac2, mac1, 0x0800);
 	ipv4(&f, h1, ip(8, 8, 8, 8), 17, 64, 0, 0);
@@ -388,6 +395,15 @@ static void ipv4_frames(void)
 	udp(&f, 137, 137);
 	fill(&f, 50, 18);
 	out("udp-bcast", &f);
+}
+
+/*
+ * IPv4 other than TCP and UDP (ICMP, IGMP, GRE, ESP, SCTP, an unknown
+ * protocol), fragments and a header longer than the frame.
+ */
+static void ipv4_other_frames(void)
+{
+	struct frame f;
 
 	eth(&f, mac2, mac1, 0x0800);
 	ipv4(&f, h1, h2, 1, 64, 0, 0);
@@ -733,7 +749,9 @@ int main(int argc, char **argv)
 	(void)argv;
 	if (argc != 1)
 		die("usage: mkdiffpkts > packets.txt");
-	ipv4_frames();
+	ipv4_tcp_frames();
+	ipv4_udp_frames();
+	ipv4_other_frames();
 	ipv6_frames();
 	vlan_frames();
 	other_frames();
