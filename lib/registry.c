@@ -19,9 +19,10 @@
 #endif
 
 static struct reg engines, ratios, cells, claims, splits, kinds, accels,
-	flavours, kernels, cores, predictors, args, measured;
+	flavours, kernels, cores, predictors, args, measured, time_accels,
+	time_flavours;
 static int loaded_engines, loaded_accels, loaded_flavours, loaded_kernels,
-	loaded_cores, loaded_args, loaded_measured;
+	loaded_cores, loaded_args, loaded_measured, loaded_times;
 
 static void die(const char *path, int lineno, const char *what)
 {
@@ -225,6 +226,28 @@ struct reg *reg_predictors(void)
 {
 	load_cores();
 	return &predictors;
+}
+
+/* bench/times.conf: the measured times of accelerators and flavours */
+static void load_times(void)
+{
+	const char *const types[] = { "accel", "flavour" };
+	struct reg *regs[] = { &time_accels, &time_flavours };
+
+	if (!loaded_times++)
+		load(conf("TIMES_CONF", "times.conf"), types, regs, 2);
+}
+
+struct reg *reg_time_accels(void)
+{
+	load_times();
+	return &time_accels;
+}
+
+struct reg *reg_time_flavours(void)
+{
+	load_times();
+	return &time_flavours;
 }
 
 struct reg *reg_measured(void)

@@ -50,6 +50,9 @@ struct reg *reg_cores(void);
 struct reg *reg_predictors(void);
 /* bench/measured.conf: uml's ratios measured on the hosts the model is held against */
 struct reg *reg_measured(void);
+/* bench/times.conf: measured times (guest_s, boot_s, check_s, run_sd; build_s, relink_s) */
+struct reg *reg_time_accels(void);
+struct reg *reg_time_flavours(void);
 struct reg *reg_args(void);
 /* bench/kernels.conf: the kernel source trees */
 struct reg *reg_kernels(void);

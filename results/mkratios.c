@@ -10,7 +10,7 @@
  * -c NAME=VALUE (repeatable) adds a column NAME after accel with VALUE on
  * every row (the tables stage: kind, unit, cpu, kernel, config).
  * -r HIT,MISS: the run-level standard deviation, in %, of a one-skb cell
- * and of the others (accels.conf run_sd, measured with REPEAT runs): what
+ * and of the others (bench/times.conf run_sd, measured with REPEAT runs): what
  * moves every boot of a run alike, which the boots cannot show, added in
  * quadrature to the standard error over boots (docs/statistics.md);
  * column run_sd_pct.

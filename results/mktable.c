@@ -207,13 +207,13 @@ static void paired_table(const char *accel, const char *kind)
 				       "the code layouts%s;\n"
 				       "> 1: the second engine is faster):\n", run_ci_over(&run.ratios, r0, buf, sizeof(buf)),
 				       csv_has(&run.ratios, "run_sd_pct") && atof(rget(r0, "run_sd_pct")) > 0 ?
-				       ",\nwidened by the run-level sd measured for this accelerator (accels.conf run_sd)" : "");
+				       ",\nwidened by the run-level sd measured for this accelerator (bench/times.conf run_sd)" : "");
 			else if (!strcmp(over, "boots"))
 				printf("paired ratios t_A/t_B %s\n(per boot the median of its interleaved rounds on the same skbs; their\n"
 				       "geometric mean with its 95%% CI over boots%s;\n"
 				       "> 1: the second engine is faster):\n", run_ci_over(&run.ratios, r0, buf, sizeof(buf)),
 				       csv_has(&run.ratios, "run_sd_pct") && atof(rget(r0, "run_sd_pct")) > 0 ?
-				       ",\nwidened by the run-level sd measured for this accelerator (accels.conf run_sd)" : "");
+				       ",\nwidened by the run-level sd measured for this accelerator (bench/times.conf run_sd)" : "");
 			else
 				printf("paired ratios t_A/t_B (interleaved rounds on the same skbs; median of the\n"
 				       "per-round ratios with its 95%% CI within one boot; > 1: the second engine\n"

@@ -5,8 +5,9 @@
  *   regcheck [-C TOP]
  *
  * Loads every registry of bench/ (engines.conf, accels.conf, flavours.conf,
- * kernels.conf, cores.conf, args.conf: lib/registry.c, so the same
- * paths and the same *_CONF overrides as every tool) and checks that every
+ * kernels.conf, cores.conf, args.conf, measured.conf, times.conf:
+ * lib/registry.c, so the same paths and the same *_CONF overrides as
+ * every tool) and checks that every
  * record has the keys its readers need and no key they do not know, every
  * value has its form, and every name a record gives of another record, or
  * of a file of the clone TOP (default: the directory above REG_DIR),
@@ -534,6 +535,13 @@ static void check_accel(const struct reg *r, const struct reg_rec *rec)
 			err(r, kline(rec, "quiet"), "accel %s: a quiet gate without pin 1",
 			    rec->name);
 	}
+}
+
+/* times.conf: an accelerator's measured times, its run_sd HIT_PCT,MISS_PCT. */
+static void check_time_accel(const struct reg *r, const struct reg_rec *rec)
+{
+	if (!reg_find(reg_accels(), rec->name, 0))
+		err(r, rec->line, "accel %s: no such accelerator in accels.conf", rec->name);
 	if (has(rec, "run_sd")) {
 		char a[64], b[64];
 		const char *v = get(rec, "run_sd"), *comma = strchr(v, ',');
@@ -544,6 +552,13 @@ static void check_accel(const struct reg *r, const struct reg_rec *rec)
 			err(r, kline(rec, "run_sd"), "accel %s: run_sd '%s' is not HIT_PCT,MISS_PCT",
 			    rec->name, v);
 	}
+}
+
+/* times.conf: a flavour's measured times. */
+static void check_time_flavour(const struct reg *r, const struct reg_rec *rec)
+{
+	if (!reg_find(reg_flavours(), rec->name, 0))
+		err(r, rec->line, "flavour %s: no such flavour in flavours.conf", rec->name);
 }
 
 static void check_flavour(const struct reg *r, const struct reg_rec *rec)
@@ -793,12 +808,11 @@ static const struct key accel_keys[] = {
 	RF("model_also", 0, REFS, "core", reg_cores),
 	RF("layout_builds", 0, REFS, "flavour", reg_flavours),
 	K("auto", 0, ANY), K("needs", 0, ANY), K("cmdline", 0, ANY),
-	K("quiet", 0, ANY), K("run_sd", 0, ANY),
+	K("quiet", 0, ANY),
 	ONE("out", 0, "console disk"),
 	K("pin", 0, BOOL), K("debug", 0, BOOL), K("check", 0, BOOL),
 	K("probe_s", 0, UINT), K("boots", 0, UINT), K("layouts", 0, UINT),
-	K("boot_s", 0, UINT), K("guest_s", 0, UINT), K("mem", 0, UINT),
-	K("check_s", 0, UINT), K("silent_s", 0, UINT),
+	K("mem", 0, UINT), K("silent_s", 0, UINT),
 	END
 };
 
@@ -812,6 +826,17 @@ static const struct key flavour_keys[] = {
 	K("seccomp_arch", 0, ANY),
 	ONE("default", 0, "0 1 check"),
 	K("perf", 0, BOOL), K("host_cpu", 0, BOOL), K("relink", 0, BOOL),
+	END
+};
+
+/* bench/times.conf */
+static const struct key time_accel_keys[] = {
+	K("guest_s", 0, UINT), K("boot_s", 0, UINT), K("check_s", 0, UINT),
+	K("run_sd", 0, ANY),
+	END
+};
+
+static const struct key time_flavour_keys[] = {
 	K("build_s", 0, UINT), K("relink_s", 0, UINT),
 	END
 };
@@ -911,6 +936,8 @@ static const struct rtype types[] = {
 	{ "core", reg_cores, core_keys, check_core },
 	{ "predictor", reg_predictors, predictor_keys, NULL },
 	{ "measured", reg_measured, measured_keys, NULL },
+	{ "accel", reg_time_accels, time_accel_keys, check_time_accel },
+	{ "flavour", reg_time_flavours, time_flavour_keys, check_time_flavour },
 	{ "arg", reg_args, arg_keys, check_arg },
 	{ "engine", reg_engines, engine_keys, check_engine },
 	{ "ratio", reg_ratios, ratio_keys, check_ratio },

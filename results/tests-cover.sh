@@ -348,7 +348,7 @@ expect "cover: at most 150 lines above the diffstat (${above:-none})" test "${ab
 expect "cover: its first paragraph names the finding from claims.csv" \
 	sh -c "sed -n '9,12p' '$fxb/cover.patch' | tr '\n' ' ' | grep -q '^On Debian.s linux-source .* the 2014 result is reversed: \"new faster than old\" is reversed in all 4 cells on 1 accelerator'"
 
-# The accelerator's run_sd (accels.conf, recorded in each boot's host.txt)
+# The accelerator's run_sd (bench/times.conf, recorded in each boot's host.txt)
 # widens the CI over boots and the table says so.
 rm -rf "$tmp/rsd"
 cp -R "$here/fixtures/uml-boots" "$tmp/rsd"
@@ -358,7 +358,7 @@ expect "run_sd: host.txt's run_sd reaches ratios.csv (0.60 one skb, 1.00 more)" 
 	grep -q ',fprog1,tcp22-payload,1,old/new,.*,4,boots,0.60,' '$tmp/rsd/ratios.csv' &&
 	grep -q ',fprog1,tcp22-payload,10000,old/new,.*,4,boots,1.00,' '$tmp/rsd/ratios.csv'"
 expect "run_sd: the table says the CI is widened by it" \
-	grep -q '^widened by the run-level sd measured for this accelerator (accels.conf run_sd);$' "$tmp/rsd/table.txt"
+	grep -q '^widened by the run-level sd measured for this accelerator (bench/times.conf run_sd);$' "$tmp/rsd/table.txt"
 expect "run_sd: a wider CI, the same ratio" sh -c "
 	a=\$(grep ',fprog1,tcp22-payload,1,old/new,' '$fxb/ratios.csv' | cut -d, -f13-15)
 	b=\$(grep ',fprog1,tcp22-payload,1,old/new,' '$tmp/rsd/ratios.csv' | cut -d, -f13-15)

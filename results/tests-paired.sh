@@ -185,7 +185,7 @@ else
 fi
 # A run-level factor (1%) that every boot of a run shares: the CI over
 # boots alone misses the true ratio far more than 5% of the time; told the
-# run-level sd (mkratios -r, accels.conf run_sd) it covers it again.
+# run-level sd (mkratios -r, bench/times.conf run_sd) it covers it again.
 line=$("$tools/simboots" -b 10 -s 0.02 -w 0.02 -u 0.01 -S 3)
 expect "simulated: an unseen 1% run-level factor: the CI over boots covers < 85% ($line)" \
 	sh -c "echo '$line' | awk '{ sub(/.*over_boots=/, \"\"); exit !(\$1 + 0 < 0.85) }'"

@@ -38,13 +38,13 @@ regcheck() {
 	ENGINES_CONF=$reg/engines.conf ACCELS_CONF=$reg/accels.conf \
 		FLAVOURS_CONF=$reg/flavours.conf KERNELS_CONF=$reg/kernels.conf \
 		CORES_CONF=$reg/cores.conf ARGS_CONF=$reg/args.conf \
-		MEASURED_CONF=$reg/measured.conf "$tools/regcheck"
+		MEASURED_CONF=$reg/measured.conf TIMES_CONF=$reg/times.conf "$tools/regcheck"
 }
 # fresh: copies of the live registries.
 fresh() {
 	rm -rf "$reg"
 	mkdir "$reg"
-	for r in engines accels flavours kernels cores args measured; do
+	for r in engines accels flavours kernels cores args measured times; do
 		cp "$live/$r.conf" "$reg/$r.conf"
 	done
 }
@@ -102,6 +102,7 @@ clean "the copies, unbroken, pass (the cases below break one thing each)" regche
 fresh
 cat "$live/host/fixtures/arch/flavour.conf" >> "$reg/flavours.conf"
 cat "$live/host/fixtures/arch/accel.conf" >> "$reg/accels.conf"
+cat "$live/host/fixtures/arch/times.conf" >> "$reg/times.conf"
 clean "the live registries with the armv7 fixture records appended pass" regcheck
 
 a=$reg/accels.conf e=$reg/engines.conf f=$reg/flavours.conf
@@ -230,6 +231,24 @@ fresh
 edit "$g" "$(line_of "$g" arg diff_seed max)" d
 broken "a uint arg without its max" "$g" "$(line_of "$g" arg diff_seed)" \
 	"arg diff_seed: a uint needs min and max"
+
+# bench/times.conf: each record names an accelerator or flavour of the
+# registries; a measured time is not a key of accels.conf or flavours.conf.
+tm=$reg/times.conf
+fresh
+edit "$tm" "$(line_of "$tm" accel uml)" 's/^accel uml$/accel umll/'
+broken "a measured time of an accelerator accels.conf has not" "$tm" "$(line_of "$tm" accel umll)" \
+	"accel umll: no such accelerator in accels.conf"
+fresh
+edit "$tm" "$(line_of "$tm" flavour i386)" 's/^flavour i386$/flavour i486/'
+broken "a measured time of a flavour flavours.conf has not" "$tm" "$(line_of "$tm" flavour i486)" \
+	"flavour i486: no such flavour in flavours.conf"
+bad_value "a run_sd not HIT_PCT,MISS_PCT" "$tm" accel uml run_sd "0.6" \
+	"accel uml: run_sd '0.6' is not HIT_PCT,MISS_PCT"
+fresh
+edit "$a" "$(line_of "$a" accel tcg kind)" 's/$/\n\tguest_s\t\t227/'
+broken "a measured time in accels.conf (its place is times.conf)" "$a" "$(($(line_of "$a" accel tcg kind) + 1))" \
+	"accel tcg: unknown key 'guest_s'"
 
 # bench/host/regcheck.sh, make bench's check before any build: with no
 # tools directory it compiles its own checker (the copies: the overrides

@@ -29,6 +29,7 @@ CONF_DIR=${CONF_DIR:-$(cd "${here:-$(dirname "$0")}/.." && pwd)}
 ACCELS_CONF=${ACCELS_CONF:-$CONF_DIR/accels.conf}
 FLAVOURS_CONF=${FLAVOURS_CONF:-$CONF_DIR/flavours.conf}
 KERNELS_CONF=${KERNELS_CONF:-$CONF_DIR/kernels.conf}
+TIMES_CONF=${TIMES_CONF:-$CONF_DIR/times.conf}
 # the outer guest of the nested accelerators (bench/host/nested-outer.sh;
 # run-bench.sh sets it to its BUILD's)
 NESTED_DIR=${NESTED_DIR:-$(dirname "$CONF_DIR")/build/nested}
@@ -61,8 +62,19 @@ ACCELS=$(conf_names "$ACCELS_CONF" accel | tr '\n' ' ' | sed 's/ $//')
 # shellcheck disable=SC2034
 FLAVOURS=$(conf_names "$FLAVOURS_CONF" flavour | tr '\n' ' ' | sed 's/ $//')
 
-accel_attr() { conf_get "$ACCELS_CONF" accel "$1" "$2"; }
-flavour_attr() { conf_get "$FLAVOURS_CONF" flavour "$1" "$2"; }
+# A record's key; the measured times and run_sd come from bench/times.conf.
+accel_attr() {
+	case $2 in
+	guest_s | boot_s | check_s | run_sd) conf_get "$TIMES_CONF" accel "$1" "$2" ;;
+	*) conf_get "$ACCELS_CONF" accel "$1" "$2" ;;
+	esac
+}
+flavour_attr() {
+	case $2 in
+	build_s | relink_s) conf_get "$TIMES_CONF" flavour "$1" "$2" ;;
+	*) conf_get "$FLAVOURS_CONF" flavour "$1" "$2" ;;
+	esac
+}
 kernel_attr() { conf_get "$KERNELS_CONF" kernel "$1" "$2"; }
 
 # The kernel trees (bench/kernels.conf): KERNEL_DEFAULT, the one with

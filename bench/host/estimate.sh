@@ -1,7 +1,7 @@
 #!/bin/sh
 # Before make bench builds anything: how long the run will take, from the
-# times measured on a 2-core machine and kept in the records (flavours.conf
-# build_s: a clean kernel build with an empty ccache; accels.conf guest_s:
+# times measured on a 2-core machine and kept in bench/times.conf
+# (build_s: a clean kernel build with an empty ccache; guest_s:
 # one boot of the bench plan with its defaults, boot_s: each further boot
 # of the paired plan).  A flavour already built costs (almost) nothing;
 # REPEAT multiplies the guest phase.
@@ -100,4 +100,4 @@ for f in $flavours; do
 done
 echo "[bench] plan: kernels: ${kernels#, }"
 echo "[bench] plan: guests$( [ "$repeat" = 1 ] || echo " x$repeat runs (REPEAT)")$( [ "$compare" = 0 ] || echo ", two kernels each"): ${guests#, }"
-echo "[bench] plan: about $(((total + 59) / 60)) min in all$unknown (measured on 2 cores; bench/flavours.conf build_s, bench/accels.conf guest_s)"
+echo "[bench] plan: about $(((total + 59) / 60)) min in all$unknown (measured on 2 cores; bench/times.conf)"

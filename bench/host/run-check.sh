@@ -175,7 +175,7 @@ make -s -C filters check 2>&1 | collect
 make -s -C filters/seccomp check 2>&1 | collect
 make -s -C filters/diff check 2>&1 | collect
 
-stage "2/5 build: tree, kernels of every flavour side by side ($(nproc) job slots shared), modules, initramfs (bench/flavours.conf build_s: each alone, with an empty ccache)"
+stage "2/5 build: tree, kernels of every flavour side by side ($(nproc) job slots shared), modules, initramfs (bench/times.conf build_s: each alone, with an empty ccache)"
 # One make for every flavour (the debug kernel too, unless CHECK_DEBUG=0:
 # CI exercises the module under the sanitizers, docs/build-times.md):
 # the kernels share its job slots (build-kernel.sh), so one's link runs
@@ -449,7 +449,7 @@ for a in $ACCELS; do
 	case "$(accel_attr "$a" boot)" in nested*) job_list="$job_list nested:$a" ;; esac
 done
 # job_s JOB: the seconds JOB took in a cold make check on 2 cores (the
-# boots: bench/accels.conf check_s; unknown: 60).  The pool starts the
+# boots: bench/times.conf check_s; unknown: 60).  The pool starts the
 # longest first: it ends when its last job does.
 job_s() {
 	local s=

@@ -21,8 +21,9 @@ fx=$top/bench/host/fixtures/arch
 
 cat "$top/bench/flavours.conf" "$fx/flavour.conf" > "$tmp/flavours.conf"
 cat "$top/bench/accels.conf" "$fx/accel.conf" > "$tmp/accels.conf"
-FLAVOURS_CONF=$tmp/flavours.conf ACCELS_CONF=$tmp/accels.conf
-export FLAVOURS_CONF ACCELS_CONF
+cat "$top/bench/times.conf" "$fx/times.conf" > "$tmp/times.conf"
+FLAVOURS_CONF=$tmp/flavours.conf ACCELS_CONF=$tmp/accels.conf TIMES_CONF=$tmp/times.conf
+export FLAVOURS_CONF ACCELS_CONF TIMES_CONF
 
 
 # --- the build: the top Makefile's variables of flavour armv7 -------------
