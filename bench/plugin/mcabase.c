@@ -263,13 +263,15 @@ static void make_blocks(void)
  */
 static void run_mca(const char *mca, const char *mcpu, const char *triple)
 {
-	char src[] = "/tmp/mcabase-XXXXXX.s", err[] = "/tmp/mcabase-XXXXXX.err";
-	char cmd[4096], line[LINE_MAX_LEN];
+	const char *tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char src[4096], err[4096], cmd[12288], line[LINE_MAX_LEN];
 	size_t *block_at = NULL, cap = 0, nlines = 0, b = 0, i;
 	unsigned long it = 0, cyc;
 	FILE *f, *p;
 	int fd;
 
+	snprintf(src, sizeof(src), "%s/mcabase-XXXXXX.s", tmpdir);
+	snprintf(err, sizeof(err), "%s/mcabase-XXXXXX.err", tmpdir);
 	fd = mkstemps(src, 2);
 	if (fd < 0 || !(f = fdopen(fd, "w")))
 		die("cannot create %s: %s", src, strerror(errno));
@@ -303,7 +305,7 @@ static void run_mca(const char *mca, const char *mcpu, const char *triple)
 		die("cannot create %s: %s", err, strerror(errno));
 	close(fd);
 	snprintf(cmd, sizeof(cmd),
-		 "%s -mtriple=%s -mcpu=%s -iterations=%d -skip-unsupported-instructions=any -instruction-info=0 -resource-pressure=0 %s 2> %s",
+		 "'%s' -mtriple=%s '-mcpu=%s' -iterations=%d -skip-unsupported-instructions=any -instruction-info=0 -resource-pressure=0 '%s' 2> '%s'",
 		 mca, triple, mcpu, ITERATIONS, src, err);
 	p = popen(cmd, "r");
 	if (!p)
@@ -320,8 +322,11 @@ static void run_mca(const char *mca, const char *mcpu, const char *triple)
 			blocks[b].cycles = (double)cyc / it;
 		}
 	}
-	if (pclose(p))
-		die("%s -mcpu=%s failed; its errors in %s", mca, mcpu, err);
+	if (pclose(p)) {
+		unlink(src);
+		die("%s -mcpu=%s failed (Debian: apt-get install llvm-19); its errors in %s",
+		    mca, mcpu, err);
+	}
 	/* each dropped line is reported more than once: count it once */
 	f = fopen(err, "r");
 	while (f && fgets(line, sizeof(line), f)) {

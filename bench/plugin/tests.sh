@@ -191,6 +191,8 @@ expect "mcabase -t 2: a block ending in a branch costs at least 2 cycles (nop; j
 echo "window=9 core=glc arch=x86_64 insns=1 restarts=0" > "$tmp/model9"
 expect "mcabase: refuses a window the profile has no instruction of, naming it" \
 	sh -c "! '$mcabase' glc sapphirerapids '$tmp/prof' '$tmp/model9' 2> '$tmp/err' && grep -q 'no instruction of window 9' '$tmp/err'"
+expect "mcabase: without llvm-mca it fails naming the package (llvm-19)" \
+	sh -c "! TMPDIR='$tmp' '$mcabase' -l '$tmp/no-llvm-mca' glc sapphirerapids '$tmp/prof-t' '$tmp/model9' 2> '$tmp/err' && grep -q 'apt-get install llvm-19' '$tmp/err'"
 echo "window=0 addr=zz" > "$tmp/badprof"
 expect "mcabase: refuses a line that is no profile line, naming file:line" \
 	sh -c "! '$mcabase' glc sapphirerapids '$tmp/badprof' '$tmp/model9' 2> '$tmp/err' && grep -q 'badprof:1: not a profile line' '$tmp/err'"
