@@ -1717,8 +1717,9 @@ static uint64_t parse_u64(const char *s)
 static struct prog gp;
 static double t0;
 
-static int mode_gen(char **argv)
+static int mode_gen(int argc, char **argv)
 {
+	(void)argc;
 	uint64_t seed = parse_u64(argv[2]), count = parse_u64(argv[3]);
 	unsigned int i;
 
@@ -1731,8 +1732,9 @@ static int mode_gen(char **argv)
 	return 0;
 }
 
-static int mode_selftest(char **argv)
+static int mode_selftest(int argc, char **argv)
 {
+	(void)argc;
 	uint64_t seed = parse_u64(argv[2]), count = parse_u64(argv[3]);
 	unsigned long long bad = 0, new_rejects = 0;
 	unsigned int i, fl;
@@ -1750,8 +1752,9 @@ static int mode_selftest(char **argv)
 	return bad || !new_rejects ? 1 : 0;
 }
 
-static int mode_model(char **argv)
+static int mode_model(int argc, char **argv)
 {
+	(void)argc;
 	unsigned int np, npk, i, j, fl;
 	struct prog *progs = read_progs(argv[2], &np);
 	struct packet *pk = read_packets(argv[3], &npk);
@@ -1849,15 +1852,17 @@ static int mode_fuzz(int argc, char **argv)
 	return st.unexplained || !st.pairs || st.pairs < want ? 1 : 0;
 }
 
-static int mode_replay(char **argv)
+static int mode_replay(int argc, char **argv)
 {
+	(void)argc;
 	open_knobs();
 	replay("replay", (unsigned int)parse_u64(argv[2]), argv[3], argv[4]);
 	return st.unexplained ? 1 : 0;
 }
 
-static int mode_cases(char **argv)
+static int mode_cases(int argc, char **argv)
 {
+	(void)argc;
 	open_knobs();
 	replay_cases(argv[2]);
 	drain();
@@ -1865,8 +1870,9 @@ static int mode_cases(char **argv)
 	return st.unexplained || !st.pairs ? 1 : 0;
 }
 
-static int mode_fuzzcase(char **argv)
+static int mode_fuzzcase(int argc, char **argv)
 {
+	(void)argc;
 	uint64_t seed = parse_u64(argv[2]), it = parse_u64(argv[3]);
 	unsigned int npk;
 	struct packet *pk = read_packets(argv[4], &npk), *fp = fuzz_packets();
@@ -1876,31 +1882,36 @@ static int mode_fuzzcase(char **argv)
 	return 0;
 }
 
+/* The modes, by name, with the argument counts each takes (argv[0] too). */
+static const struct {
+	const char *name;
+	int min_argc, max_argc;
+	int (*run)(int argc, char **argv);
+} modes[] = {
+	{ "gen", 4, 4, mode_gen },
+	{ "selftest", 4, 4, mode_selftest },
+	{ "model", 4, 4, mode_model },
+	{ "run", 5, 1 << 30, mode_run },	/* headlens: mode_run says how many */
+	{ "fuzz", 5, 6, mode_fuzz },
+	{ "replay", 5, 5, mode_replay },
+	{ "cases", 3, 3, mode_cases },
+	{ "fuzzcase", 5, 5, mode_fuzzcase },
+};
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
+	size_t i;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	quiet_disagree = 20;
 	gp.insns = xmalloc(MAXINSNS * sizeof(*gp.insns));
 	t0 = now();
 
-	if (argc == 4 && !strcmp(mode, "gen"))
-		return mode_gen(argv);
-	if (argc == 4 && !strcmp(mode, "selftest"))
-		return mode_selftest(argv);
-	if (argc == 4 && !strcmp(mode, "model"))
-		return mode_model(argv);
-	if (argc >= 5 && !strcmp(mode, "run"))
-		return mode_run(argc, argv);
-	if ((argc == 5 || argc == 6) && !strcmp(mode, "fuzz"))
-		return mode_fuzz(argc, argv);
-	if (argc == 5 && !strcmp(mode, "replay"))
-		return mode_replay(argv);
-	if (argc == 3 && !strcmp(mode, "cases"))
-		return mode_cases(argv);
-	if (argc == 5 && !strcmp(mode, "fuzzcase"))
-		return mode_fuzzcase(argv);
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (!strcmp(mode, modes[i].name) && argc >= modes[i].min_argc &&
+		    argc <= modes[i].max_argc)
+			return modes[i].run(argc, argv);
 	fprintf(stderr, "usage: bpfdiff run PROGS|random:SEED:COUNT PACKETS OUT [HEADLEN...]\n"
 			"       bpfdiff fuzz SEED SECONDS PACKETS [PAIRS]\n"
 			"       bpfdiff gen|selftest SEED COUNT\n"
