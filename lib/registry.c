@@ -206,48 +206,46 @@ static struct reg *load_one(struct reg *r, int *loaded, const char *env,
 	return r;
 }
 
-/* bench/cores.conf: its core and predictor records */
-static void load_cores(void)
+/*
+ * A file of two record types:  (0 or 1) of  and , all loaded
+ * from file  (env ) once.
+ */
+static struct reg *load_two(struct reg *a, struct reg *b, int which, int *loaded,
+			    const char *env, const char *file, const char *ta,
+			    const char *tb)
 {
-	const char *const types[] = { "core", "predictor" };
-	struct reg *regs[] = { &cores, &predictors };
+	const char *const types[] = { ta, tb };
+	struct reg *regs[] = { a, b };
 
-	if (!loaded_cores++)
-		load(conf("CORES_CONF", "cores.conf"), types, regs, 2);
+	if (!(*loaded)++)
+		load(conf(env, file), types, regs, 2);
+	return regs[which];
 }
 
+/* bench/cores.conf: its core and predictor records */
 struct reg *reg_cores(void)
 {
-	load_cores();
-	return &cores;
+	return load_two(&cores, &predictors, 0, &loaded_cores, "CORES_CONF",
+			"cores.conf", "core", "predictor");
 }
 
 struct reg *reg_predictors(void)
 {
-	load_cores();
-	return &predictors;
+	return load_two(&cores, &predictors, 1, &loaded_cores, "CORES_CONF",
+			"cores.conf", "core", "predictor");
 }
 
 /* bench/times.conf: the measured times of accelerators and flavours */
-static void load_times(void)
-{
-	const char *const types[] = { "accel", "flavour" };
-	struct reg *regs[] = { &time_accels, &time_flavours };
-
-	if (!loaded_times++)
-		load(conf("TIMES_CONF", "times.conf"), types, regs, 2);
-}
-
 struct reg *reg_time_accels(void)
 {
-	load_times();
-	return &time_accels;
+	return load_two(&time_accels, &time_flavours, 0, &loaded_times, "TIMES_CONF",
+			"times.conf", "accel", "flavour");
 }
 
 struct reg *reg_time_flavours(void)
 {
-	load_times();
-	return &time_flavours;
+	return load_two(&time_accels, &time_flavours, 1, &loaded_times, "TIMES_CONF",
+			"times.conf", "accel", "flavour");
 }
 
 struct reg *reg_measured(void)
