@@ -509,8 +509,9 @@ for j in $job_list; do collect_job "$j"; done
 
 stage "4/5 counted and modeled: the two runs' counts must agree"
 # The expected values, their tolerances and why: bench/check-expect.conf.
-expect_conf=$top/bench/check-expect.conf
-xv() { conf_get "$expect_conf" expect "$1" "$2"; }
+CHECK_EXPECT_CONF=$top/bench/check-expect.conf
+# shellcheck source=bench/host/expect.sh
+. "$here/expect.sh"
 # within GOT WANT TOL: GOT is WANT within TOL (exact, abs N or pct N).
 within() {
 	awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN {
@@ -521,8 +522,6 @@ within() {
 		if (a[1] == "pct") exit !(d <= a[2] / 100 * m)
 		exit 1 }'
 }
-# tol_pct NAME: the N of the record's "pct N" tolerance.
-tol_pct() { xv "$1" tol | awk '$1 == "pct" { print $2 }'; }
 # expect_values NAME GET: each KEY=WANT word of the record's value against
 # what `GET KEY` prints, within the record's tolerance.
 expect_values() {

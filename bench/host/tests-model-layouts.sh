@@ -6,7 +6,8 @@
 # the tables stage's runs of the variants (layouts/11, layouts/22) and
 # the range of every figure and claim over the three layouts.  What must
 # hold: a variant really moved the code (sk_run_filter elsewhere), its
-# instruction counts did not move (within 1%: an instruction count does
+# instruction counts did not move (within the tolerance of
+# bench/check-expect.conf layout-insns-agree: an instruction count does
 # not see the layout), and every claim's verdict is the one all layouts
 # give or "depends on the layout".
 #
@@ -21,6 +22,9 @@ TEST_PREFIX="$accel over code layouts: "
 . "$here/testlib.sh"
 # shellcheck source=bench/host/testbench.sh
 . "$here/testbench.sh"
+CHECK_EXPECT_CONF=$top/bench/check-expect.conf
+# shellcheck source=bench/host/expect.sh
+. "$here/expect.sh"
 get() { "$build/tools/csvget" "$@" 2> /dev/null || true; }
 
 bench_run "$build/check-layouts-$accel" "ACCEL=$accel LAYOUT_SEEDS='11 22': three boots of the bench plan, tables" \
@@ -33,13 +37,14 @@ expect "the variant moved the code: sk_run_filter elsewhere than in the kernel a
 	a=$(sed -n "s/^layout_addr_sk_run_filter=//p" "$1/host.txt")
 	b=$(awk "\$3 == \"sk_run_filter\" { print \$1 }" "$2/System.map")
 	[ -n "$a" ] && [ "$a" != - ] && [ -n "$b" ] && [ "$a" != "$b" ]' sh "$b2" "$build/obj-$(accel_flavour "$accel")"
+tol=$(tol_pct layout-insns-agree)
 # shellcheck disable=SC2016
-expect "instruction counts of every bench cell the same in the kernel as built and variant 11 (within 1%)" awk -F, '
+expect "$(xv layout-insns-agree what) within $tol%" awk -F, -v tol="$tol" '
 	FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; f++; next }
 	$c["tag"] != "bench" { next }
 	{ k = $c["engine"] " " $c["filter"] " " $c["skbs"]; v = $c["counted_insns"] + 0 }
 	f == 1 { a[k] = v; next }
-	{ n++; if (!(k in a) || v < a[k] * 0.99 || v > a[k] * 1.01) bad++ }
+	{ n++; if (!(k in a) || v < a[k] * (1 - tol / 100) || v > a[k] * (1 + tol / 100)) bad++ }
 	END { exit bad || n < 16 }' "$run/results.csv" "$run/layouts/11/results.csv"
 # shellcheck disable=SC2016
 expect "layouts.csv: every figure of $accel over 3 layouts, built the table's figure, min <= built <= max" awk -F, '
