@@ -207,8 +207,8 @@ static struct reg *load_one(struct reg *r, int *loaded, const char *env,
 }
 
 /*
- * A file of two record types:  (0 or 1) of  and , all loaded
- * from file  (env ) once.
+ * A file of two record types: @which (0 or 1) of @a and @b, all loaded
+ * from file @file (env @env) once.
  */
 static struct reg *load_two(struct reg *a, struct reg *b, int which, int *loaded,
 			    const char *env, const char *file, const char *ta,

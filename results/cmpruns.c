@@ -181,9 +181,9 @@ static void put_row(FILE *f, const char *cell, const char *skbs, const double *v
 }
 
 /*
- * Cell  of the first run in each of the  runs: prints each value (or
- * "-"), fills  and, where every run has them (),  and .
- * The number of runs that have the cell; * of them with a CI.
+ * Cell @ra of the first run in each of the @n runs: prints each value (or
+ * "-"), fills @vals and, where every run has them (@cis), @lo and @hi.
+ * The number of runs that have the cell; *@have_ci of them with a CI.
  */
 static int cell_values(const struct csv *run, int n, const struct csv_row *ra,
 		       int cis, double *vals, double *lo, double *hi, int *have_ci)

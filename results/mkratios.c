@@ -336,8 +336,8 @@ static int cell_keys(const struct paired_data *boots, int nboots,
 }
 
 /*
- * The paired rounds of each of the  files  ("-": stdin); the
- * rounds of all in *.  NULL on an error, told.
+ * The paired rounds of each of the @nboots files @names ("-": stdin); the
+ * rounds of all in *@total.  NULL on an error, told.
  */
 static struct paired_data *read_boots(char **names, int nboots, int strict,
 				      size_t *total)

@@ -186,12 +186,16 @@ if [ "$status" != ok ]; then
 fi
 echo "[run] $accel guest plan=$plan ok in ${elapsed}s"
 if [ -n "$MODEL_PROFILE" ]; then
+	# every core costed, or model.txt as the plugin wrote it
 	mcabase=$(dirname "$MODEL_PLUGIN")/mcabase
+	cp "$MODEL_OUT" "$MODEL_OUT.plugin"
 	for c in $(accel_cores "$accel"); do
 		mcpu=$(core_attr "$c" mcpu) || continue
 		echo "[run] $accel: core $c: each window's base cost (llvm-mca-19 -mcpu=$mcpu)"
-		"$mcabase" -t "$(core_attr "$c" taken || echo 0)" "$c" "$mcpu" "$MODEL_PROFILE" "$MODEL_OUT" ||
-			die "$accel: core $c: mcabase could not cost the windows of $MODEL_OUT"
+		if ! "$mcabase" -t "$(core_attr "$c" taken || echo 0)" "$c" "$mcpu" "$MODEL_PROFILE" "$MODEL_OUT"; then
+			mv "$MODEL_OUT.plugin" "$MODEL_OUT"
+			die "$accel: core $c: mcabase could not cost the windows of $MODEL_OUT (the profile: $MODEL_PROFILE)"
+		fi
 	done
-	rm -f "$MODEL_PROFILE"
+	rm -f "$MODEL_PROFILE" "$MODEL_OUT.plugin"
 fi

@@ -32,7 +32,7 @@
  *   caches: L1I (fetch of each new line), L1D (each access's line), a
  *     unified L2 behind both, set-associative with LRU, virtual addresses;
  *   the overlap of misses: a data miss beyond the L2 leads (l2_lead) when
- *     more than rob instructions ran since the last leading one.
+ *     rob or more instructions ran since the last leading one.
  * With profile=FILE it also writes, per window, a line per instruction
  * executed in it (its executions and capstone's text): the input of the
  * interval model's base cost (bench/plugin/mcabase.c).

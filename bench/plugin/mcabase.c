@@ -13,8 +13,8 @@
  * distinct block is one llvm-mca code region, all in one llvm-mca run;
  * a block's cost is the region's total cycles over its iterations (the
  * block in a loop: its throughput, not its latency across blocks).
- * Instructions llvm-mca cannot parse or has no scheduling data for are
- * dropped and counted.
+ * Instructions llvm-mca cannot parse are dropped and counted; one it has no
+ * scheduling data for stops the run (llvm-mca fails, its errors kept).
  *
  * Output: each line of core CORE in the out= file gets base=CYCLES (the
  * window's) and base_dropped=N (executions of dropped instructions).
@@ -72,10 +72,16 @@ static size_t nuses, cap_uses;
 /* -t: the front end's cycles a taken branch, the least a block ending in one costs */
 static double taken_cycles;
 
+/* the output being written (MODEL.tmp): removed when mcabase dies */
+static char out_tmp[4096];
+
 __attribute__((format(printf, 1, 2), noreturn))
 static void die(const char *fmt, ...)
 {
 	va_list ap;
+
+	if (out_tmp[0])
+		unlink(out_tmp);
 
 	va_start(ap, fmt);
 	fprintf(stderr, "mcabase: ");
@@ -207,10 +213,12 @@ static size_t block_of(const char *text, int branch)
 	return nblocks++;
 }
 
-/* A rep-prefixed string instruction (rep, repe, repne, repz, repnz). */
+/* A rep-prefixed string instruction (rep, repe, repne, repz, repnz; not rep ret). */
 static int is_rep(const char *text)
 {
-	return !strncmp(text, "rep", 3) && strchr(text, ' ');
+	const char *op = strchr(text, ' ');
+
+	return !strncmp(text, "rep", 3) && op && strncmp(op + 1, "ret", 3);
 }
 
 /* Cut each window's instructions into blocks. */
@@ -305,7 +313,7 @@ static void run_mca(const char *mca, const char *mcpu, const char *triple)
 		die("cannot create %s: %s", err, strerror(errno));
 	close(fd);
 	snprintf(cmd, sizeof(cmd),
-		 "'%s' -mtriple=%s '-mcpu=%s' -iterations=%d -skip-unsupported-instructions=any -instruction-info=0 -resource-pressure=0 '%s' 2> '%s'",
+		 "'%s' -mtriple=%s '-mcpu=%s' -iterations=%d -skip-unsupported-instructions=parse-failure -instruction-info=0 -resource-pressure=0 '%s' 2> '%s'",
 		 mca, triple, mcpu, ITERATIONS, src, err);
 	p = popen(cmd, "r");
 	if (!p)
@@ -324,7 +332,7 @@ static void run_mca(const char *mca, const char *mcpu, const char *triple)
 	}
 	if (pclose(p)) {
 		unlink(src);
-		die("%s -mcpu=%s failed (Debian: apt-get install llvm-19); its errors in %s",
+		die("%s -mcpu=%s failed: not installed (Debian: apt-get install llvm-19), or an instruction without scheduling data; its errors in %s",
 		    mca, mcpu, err);
 	}
 	/* each dropped line is reported more than once: count it once */
@@ -382,16 +390,16 @@ static const char *triple_of(const char *arch)
 static void write_model(const char *model, const char *core, const char *mca,
 			const char *mcpu)
 {
-	char tmp[4096], line[LINE_MAX_LEN * 2], key[96];
+	char line[LINE_MAX_LEN * 2], key[96];
 	FILE *in = fopen(model, "r"), *out;
 	int ran = 0, lines = 0;
 
 	if (!in)
 		die("%s: %s", model, strerror(errno));
-	snprintf(tmp, sizeof(tmp), "%s.tmp", model);
-	out = fopen(tmp, "w");
+	snprintf(out_tmp, sizeof(out_tmp), "%s.tmp", model);
+	out = fopen(out_tmp, "w");
 	if (!out)
-		die("%s: %s", tmp, strerror(errno));
+		die("%s: %s", out_tmp, strerror(errno));
 	snprintf(key, sizeof(key), " core=%s ", core);
 	while (fgets(line, sizeof(line), in)) {
 		const char *arch = field(line, "arch");
@@ -423,8 +431,9 @@ static void write_model(const char *model, const char *core, const char *mca,
 	fclose(in);
 	if (!lines)
 		die("%s: no window line of core %s", model, core);
-	if (fclose(out) || rename(tmp, model))
+	if (fclose(out) || rename(out_tmp, model))
 		die("cannot write %s: %s", model, strerror(errno));
+	out_tmp[0] = '\0';
 }
 
 int main(int argc, char **argv)
