@@ -83,6 +83,7 @@ struct insn {
 	uint8_t bytes[INSN_BYTES];
 	char *text;		/* its disassembly, kept for profile= */
 	uint64_t count;		/* executions in window epoch - 1 */
+	uint64_t taken;		/* of them, went elsewhere than the next insn */
 	unsigned long epoch;
 	struct insn *next;		/* in its hash chain */
 };
@@ -192,7 +193,7 @@ static struct {
 	/* the window; learning: a marker has run, the model follows the code */
 	int active, learning;
 	unsigned long window;
-	const struct insn *last;	/* a branch waiting for its outcome */
+	struct insn *last;		/* a branch waiting for its outcome */
 	/* the translated instructions, by address and bytes */
 	struct insn **insns;
 	uint64_t insn_records, insn_translations;
@@ -636,8 +637,9 @@ static void resolve(const struct insn *b, uint64_t next)
 
 /*
  * profile=: a line per instruction the window executed (address, size,
- * executions, whether it can branch, capstone's disassembly), the input
- * of the interval model's base cost (bench/plugin/mcabase.c).
+ * executions, whether it can branch, how often it went elsewhere than
+ * the next instruction, capstone's disassembly), the input of the
+ * interval model's base cost (bench/plugin/mcabase.c).
  */
 static void profile_write(void)
 {
@@ -646,9 +648,10 @@ static void profile_write(void)
 	for (i = 0; plug.prof && i < plug.nseen; i++) {
 		const struct insn *in = plug.seen[i];
 
-		fprintf(plug.prof, "window=%lu addr=%llx size=%u count=%llu branch=%d insn=%s\n",
+		fprintf(plug.prof, "window=%lu addr=%llx size=%u count=%llu branch=%d taken=%llu insn=%s\n",
 			plug.window, (unsigned long long)in->vaddr, in->size,
 			(unsigned long long)in->count, in->kind != K_OTHER || in->cond,
+			(unsigned long long)in->taken,
 			in->text ? in->text : "?");
 	}
 	if (plug.prof)
@@ -669,6 +672,7 @@ static void profile_count(struct insn *in)
 		plug.seen[plug.nseen++] = in;
 		in->epoch = plug.window + 1;
 		in->count = 0;
+		in->taken = 0;
 	}
 	in->count++;
 }
@@ -722,8 +726,7 @@ static void core_exec(const struct insn *in, const struct insn *last)
 
 static void on_exec(unsigned int vcpu, void *udata)
 {
-	struct insn *in = udata;
-	const struct insn *last = plug.last;
+	struct insn *in = udata, *last = plug.last;
 	int i;
 
 	(void)vcpu;
@@ -732,6 +735,10 @@ static void on_exec(unsigned int vcpu, void *udata)
 	if (!plug.learning)
 		return;
 	plug.last = NULL;
+	/* the profiled branch before this insn went elsewhere than the next one */
+	if (last && plug.active && plug.prof && last->epoch == plug.window + 1 &&
+	    in->vaddr != last->vaddr + last->size)
+		last->taken++;
 	if (in->kind == K_START) {
 		/*
 		 * A window counts from a clean slate of counters; the

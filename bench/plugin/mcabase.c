@@ -7,8 +7,8 @@
  * misprediction terms come from the plugin's counters.
  *
  * Input: the plugin's profile= file (a line per instruction a window
- * executed: window=K addr=HEX size=N count=N branch=0|1 insn=TEXT) and its
- * out= file.  A block is a run of instructions at consecutive addresses
+ * executed: window=K addr=HEX size=N count=N branch=0|1 taken=N insn=TEXT)
+ * and its out= file.  A block is a run of instructions at consecutive addresses
  * with the same execution count, ended by one that can branch.  Each
  * distinct block is one llvm-mca code region, all in one llvm-mca run;
  * a block's cost is the region's total cycles over its iterations (the
@@ -19,8 +19,9 @@
  * Output: each line of core CORE in the out= file gets base=CYCLES (the
  * window's) and base_dropped=N (executions of dropped instructions).
  *
- * A block that ends in a branch costs at least -t cycles: the front end
- * fetches up to one taken branch each -t cycles (the core's key taken).
+ * An execution of a block that ends in a taken branch costs at least -t
+ * cycles: the front end fetches up to one taken branch each -t cycles
+ * (the core's key taken).
  *
  * usage: mcabase [-l LLVM_MCA] [-t TAKEN_CYCLES] CORE MCPU PROFILE MODEL
  */
@@ -42,7 +43,7 @@
 
 struct insn {
 	unsigned long window;
-	unsigned long long addr, count;
+	unsigned long long addr, count, taken;
 	unsigned int size;
 	int branch;
 	char *text;
@@ -53,13 +54,15 @@ struct block {
 	char *text;
 	double cycles;
 	unsigned int dropped;
-	int branch;	/* it ends in a branch */
 };
 
-/* One block executed in a window. */
+/*
+ * One block executed in a window; taken: of its executions, the ones whose
+ * last instruction branched elsewhere than the next.
+ */
 struct use {
 	unsigned long window;
-	unsigned long long count;
+	unsigned long long count, taken;
 	size_t block;
 };
 
@@ -69,7 +72,7 @@ static struct block *blocks;
 static size_t nblocks, cap_blocks;
 static struct use *uses;
 static size_t nuses, cap_uses;
-/* -t: the front end's cycles a taken branch, the least a block ending in one costs */
+/* -t: the front end's cycles a taken branch, the least such an execution costs */
 static double taken_cycles;
 
 /* the output being written (MODEL.tmp): removed when mcabase dies */
@@ -145,10 +148,11 @@ static void read_profile(const char *path)
 		insns = grow(insns, &cap_insns, ninsns, sizeof(*insns));
 		in = &insns[ninsns];
 		t = strstr(line, " insn=");
-		if (!t || sscanf(line, "window=%lu addr=%llx size=%u count=%llu branch=%d%c",
+		if (!t || sscanf(line, "window=%lu addr=%llx size=%u count=%llu branch=%d taken=%llu%c",
 				 &in->window, &in->addr, &in->size, &in->count,
-				 &in->branch, &tail) != 6 || tail != ' ' || !in->size) {
-			die("%s:%lu: not a profile line (window=K addr=HEX size=N count=N branch=B insn=TEXT)",
+				 &in->branch, &in->taken, &tail) != 7 || tail != ' ' || !in->size ||
+		    in->taken > in->count) {
+			die("%s:%lu: not a profile line (window=K addr=HEX size=N count=N branch=B taken=N insn=TEXT)",
 			    path, lineno);
 		}
 		in->text = xstrdup(t + 6);
@@ -190,7 +194,7 @@ static size_t *block_next;		/* index + 1 of the next in its chain */
 static size_t cap_next;
 
 /* The index of the block of text @text, added when new. */
-static size_t block_of(const char *text, int branch)
+static size_t block_of(const char *text)
 {
 	unsigned long long h = 0xcbf29ce484222325ull;
 	const char *s;
@@ -207,7 +211,6 @@ static size_t block_of(const char *text, int branch)
 	blocks[nblocks].text = xstrdup(text);
 	blocks[nblocks].cycles = 0;
 	blocks[nblocks].dropped = 0;
-	blocks[nblocks].branch = branch;
 	block_next[nblocks] = block_hash[h];
 	block_hash[h] = nblocks + 1;
 	return nblocks++;
@@ -258,7 +261,8 @@ static void make_blocks(void)
 		uses = grow(uses, &cap_uses, nuses, sizeof(*uses));
 		uses[nuses].window = insns[i].window;
 		uses[nuses].count = insns[i].count;
-		uses[nuses].block = block_of(text, insns[j].branch);
+		uses[nuses].taken = insns[j].taken;
+		uses[nuses].block = block_of(text);
 		nuses++;
 		i = j + 1;
 	}
@@ -350,9 +354,6 @@ static void run_mca(const char *mca, const char *mcpu, const char *triple)
 	}
 	if (f)
 		fclose(f);
-	for (i = 0; i < nblocks; i++)
-		if (blocks[i].branch && blocks[i].cycles < taken_cycles)
-			blocks[i].cycles = taken_cycles;
 	unlink(src);
 	unlink(err);
 	free(block_at);
@@ -361,6 +362,7 @@ static void run_mca(const char *mca, const char *mcpu, const char *triple)
 /* The window's base cycles and dropped executions. */
 static int window_base(unsigned long w, double *base, unsigned long long *dropped)
 {
+	double c;
 	size_t i;
 	int seen = 0;
 
@@ -370,7 +372,9 @@ static int window_base(unsigned long w, double *base, unsigned long long *droppe
 		if (uses[i].window != w)
 			continue;
 		seen = 1;
-		*base += uses[i].count * blocks[uses[i].block].cycles;
+		c = blocks[uses[i].block].cycles;
+		*base += (uses[i].count - uses[i].taken) * c +
+			 uses[i].taken * (c > taken_cycles ? c : taken_cycles);
 		*dropped += uses[i].count * blocks[uses[i].block].dropped;
 	}
 	return seen;

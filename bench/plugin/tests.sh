@@ -136,9 +136,9 @@ expect "profile=: each window's executions sum to its insns= (every window)" \
 	/^window=/ { split($0, f, /[ =]/); n++; if (sum[f[2]] != f[8]) bad++ }
 	END { exit bad || n < 9 }' "$tmp/pw"
 k=$(sed -n 's/^window=\([0-9]*\) name=taken .*/\1/p' "$tmp/pw.prog")
-expect "profile=: the taken loop's window is its two instructions, 20000 times each, the second a branch" \
+expect "profile=: the taken loop's window is its two instructions, 20000 times each, the second a branch taken all but once" \
 	test "$(grep "^window=$k " "$tmp/pw.prof" | sed 's/ addr=[0-9a-f]* size=[0-9]*//; s/ insn=.*//')" = \
-	"$(printf 'window=%s count=20000 branch=0\nwindow=%s count=20000 branch=1' "$k" "$k")"
+	"$(printf 'window=%s count=20000 branch=0 taken=0\nwindow=%s count=20000 branch=1 taken=19999' "$k" "$k")"
 
 # The interval model's base cost (mcabase, llvm-mca-19) on profiles whose
 # answers are known: 4 independent 1-cycle adds a block (1 cycle an
@@ -147,19 +147,19 @@ expect "profile=: the taken loop's window is its two instructions, 20000 times e
 # counted), and the line of another core untouched.
 mcabase=$(dirname "$plugin")/mcabase
 cat > "$tmp/prof" << 'PROF'
-window=0 addr=1000 size=3 count=1000 branch=0 insn=addq $1, %rax
-window=0 addr=1003 size=3 count=1000 branch=0 insn=addq $1, %rbx
-window=0 addr=1006 size=3 count=1000 branch=0 insn=addq $1, %rcx
-window=0 addr=1009 size=3 count=1000 branch=0 insn=addq $1, %rdx
-window=1 addr=2000 size=4 count=1000 branch=0 insn=imulq %rax, %rax
-window=1 addr=2004 size=4 count=1000 branch=0 insn=imulq %rax, %rax
-window=1 addr=2008 size=4 count=1000 branch=0 insn=imulq %rax, %rax
-window=1 addr=200c size=4 count=1000 branch=0 insn=imulq %rax, %rax
-window=2 addr=3000 size=4 count=500 branch=0 insn=frobq %rax
-window=2 addr=3004 size=3 count=500 branch=0 insn=addq $1, %rax
-window=3 addr=4000 size=4 count=100 branch=0 insn=imulq %rax, %rax
-window=3 addr=4004 size=2 count=100 branch=1 insn=jne 0x4000
-window=3 addr=5000 size=4 count=10 branch=0 insn=imulq %rbx, %rbx
+window=0 addr=1000 size=3 count=1000 branch=0 taken=0 insn=addq $1, %rax
+window=0 addr=1003 size=3 count=1000 branch=0 taken=0 insn=addq $1, %rbx
+window=0 addr=1006 size=3 count=1000 branch=0 taken=0 insn=addq $1, %rcx
+window=0 addr=1009 size=3 count=1000 branch=0 taken=0 insn=addq $1, %rdx
+window=1 addr=2000 size=4 count=1000 branch=0 taken=0 insn=imulq %rax, %rax
+window=1 addr=2004 size=4 count=1000 branch=0 taken=0 insn=imulq %rax, %rax
+window=1 addr=2008 size=4 count=1000 branch=0 taken=0 insn=imulq %rax, %rax
+window=1 addr=200c size=4 count=1000 branch=0 taken=0 insn=imulq %rax, %rax
+window=2 addr=3000 size=4 count=500 branch=0 taken=0 insn=frobq %rax
+window=2 addr=3004 size=3 count=500 branch=0 taken=0 insn=addq $1, %rax
+window=3 addr=4000 size=4 count=100 branch=0 taken=0 insn=imulq %rax, %rax
+window=3 addr=4004 size=2 count=100 branch=1 taken=99 insn=jne 0x4000
+window=3 addr=5000 size=4 count=10 branch=0 taken=0 insn=imulq %rbx, %rbx
 PROF
 for w in 0 1 2 3; do
 	echo "window=$w core=zen5 arch=x86_64 insns=1 restarts=0"
@@ -183,11 +183,15 @@ expect "mcabase: another core's lines are left as they were" \
 	test "$(grep -c '^window=[0-9] core=a15 arch=x86_64 insns=1 restarts=0$' "$tmp/model")" = 4
 expect "mcabase: refuses to add a second base" \
 	sh -c "! '$mcabase' zen5 znver5 '$tmp/prof' '$tmp/model' 2> '$tmp/err' && grep -q 'have a base= already' '$tmp/err'"
-printf '%s\n' 'window=0 addr=1000 size=1 count=1000 branch=0 insn=nop' \
-	'window=0 addr=1001 size=2 count=1000 branch=1 insn=jmp 0x1000' > "$tmp/prof-t"
-echo "window=0 core=glc arch=x86_64 insns=1 restarts=0" > "$tmp/model-t"
-expect "mcabase -t 2: a block ending in a branch costs at least 2 cycles (nop; jmp, 1000 times: 2000)" \
-	sh -c "'$mcabase' -t 2 glc sapphirerapids '$tmp/prof-t' '$tmp/model-t' && grep -q ' base=2000.0 base_dropped=0$' '$tmp/model-t'"
+printf '%s\n' 'window=0 addr=1000 size=1 count=1000 branch=0 taken=0 insn=nop' \
+	'window=0 addr=1001 size=2 count=1000 branch=1 taken=1000 insn=jmp 0x1000' \
+	'window=1 addr=2000 size=1 count=1000 branch=0 taken=0 insn=nop' \
+	'window=1 addr=2001 size=2 count=1000 branch=1 taken=0 insn=jne 0x3000' > "$tmp/prof-t"
+printf 'window=%s core=glc arch=x86_64 insns=1 restarts=0\n' 0 1 > "$tmp/model-t"
+# shellcheck disable=SC2016
+expect "mcabase -t 2: an execution that branches away costs at least 2 cycles (nop; jmp, 1000 times: 2000), one that falls through llvm-mca's cost (nop; jne not taken: under 1000)" \
+	sh -c "'$mcabase' -t 2 glc sapphirerapids '$tmp/prof-t' '$tmp/model-t' && grep -q '^window=0 .* base=2000.0 base_dropped=0$' '$tmp/model-t' &&
+		awk '/^window=1 / { sub(/.* base=/, \"\"); exit !(\$1 + 0 > 0 && \$1 + 0 < 1000) }' '$tmp/model-t'"
 echo "window=9 core=glc arch=x86_64 insns=1 restarts=0" > "$tmp/model9"
 expect "mcabase: refuses a window the profile has no instruction of, naming it" \
 	sh -c "! '$mcabase' glc sapphirerapids '$tmp/prof' '$tmp/model9' 2> '$tmp/err' && grep -q 'no instruction of window 9' '$tmp/err'"
