@@ -129,6 +129,7 @@ void run_load_claims(struct run *run, const char *dir)
 		{ "layouts.csv", &run->layouts, &run->has_layouts },
 		{ "against.csv", &run->against, &run->has_against },
 		{ "validation.csv", &run->validation, &run->has_validation },
+		{ "mixed.csv", &run->mixed, &run->has_mixed },
 	};
 	char path[4096];
 	size_t i;

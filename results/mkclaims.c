@@ -938,13 +938,14 @@ static void median_ratio(const char *accel, const char *tag, const char *pair,
 }
 
 /*
- * median-ratios.csv: each pair in each table cell (the cell records) and
- * in each seccomp filter both of its engines ran.
+ * median-ratios.csv: each pair in each table cell (the cell records), and
+ * in each seccomp filter and mixed-traffic cell both of its engines ran.
  */
 static void median_ratios(const char *accel)
 {
+	static const char *const tags[] = { "seccomp", "mix" };
 	char num[64], den[64];
-	int p, c, i;
+	int p, c, i, t;
 
 	for (p = 0; p < npairs; p++) {
 		reg_pair(pairs[p], num, den, sizeof(num));
@@ -956,15 +957,18 @@ static void median_ratios(const char *accel)
 				     run_result(&run, accel, "bench", num, f, s),
 				     run_result(&run, accel, "bench", den, f, s));
 		}
-		for (i = 0; i < run.results.nrows; i++) {
-			const struct csv_row *r = &run.results.rows[i];
+		for (t = 0; t < 2; t++)
+			for (i = 0; i < run.results.nrows; i++) {
+				const struct csv_row *r = &run.results.rows[i];
 
-			if (!strcmp(res(r, "accel"), accel) && !strcmp(res(r, "tag"), "seccomp") &&
-			    !strcmp(res(r, "engine"), num))
-				median_ratio(accel, "seccomp", pairs[p], r,
-					     run_result(&run, accel, "seccomp", den,
-							res(r, "filter"), res(r, "skbs")));
-		}
+				if (!strcmp(res(r, "accel"), accel) &&
+				    !strcmp(res(r, "tag"), tags[t]) &&
+				    !strcmp(res(r, "engine"), num))
+					median_ratio(accel, tags[t], pairs[p], r,
+						     run_result(&run, accel, tags[t], den,
+								res(r, "filter"),
+								res(r, "skbs")));
+			}
 	}
 }
 
@@ -1100,54 +1104,80 @@ static void against_rows(const char *accel)
  */
 static const char *const val_pairs[] = { "old/new", "old/new2014", "new2014/new" };
 
+/* A results.csv cell: its tag, filter and skbs. */
+struct cell_key {
+	const char *tag, *filter, *skbs;
+};
+
+static struct cell_key bench_cell(const struct reg_rec *cell)
+{
+	return (struct cell_key){ "bench", reg_get(cell, "filter"), reg_get(cell, "skbs") };
+}
+
 /*
- * The ratio num/den of column @col in @cell of @accel in results @r (the
- * run's, or a code-layout run's); 0 when missing.
+ * Column @col of engine @engine in cell @k of @accel in results @r (the
+ * run's, or a code-layout run's); -1 when missing.
  */
-static double col_ratio(const struct csv *r, const char *accel, const char *col,
-			const char *pair, const struct reg_rec *cell)
+static double col_value(const struct csv *r, const char *accel, const char *col,
+			const char *engine, struct cell_key k)
 {
 	static const char *const keys[] = { "accel", "tag", "engine", "filter", "skbs", NULL };
-	const char *vals[] = { accel, "bench", NULL, reg_get(cell, "filter"),
-			       reg_get(cell, "skbs"), NULL };
-	char num[64], den[64];
-	const struct csv_row *o, *n;
+	const char *vals[] = { accel, k.tag, engine, k.filter, k.skbs, NULL };
+	const struct csv_row *row;
 
-	if (!split_pair(pair, num, den, sizeof(num)) || !csv_has(r, col))
+	if (!csv_has(r, col))
+		return -1;
+	row = csv_find(r, keys, vals);
+	return row && *csv_get(r, row, col) ? atof(csv_get(r, row, col)) : -1;
+}
+
+/* The ratio num/den of column @col (as col_value); 0 when missing. */
+static double col_ratio(const struct csv *r, const char *accel, const char *col,
+			const char *pair, struct cell_key k)
+{
+	char num[64], den[64];
+	double o, n;
+
+	if (!split_pair(pair, num, den, sizeof(num)))
 		return 0;
-	vals[2] = num;
-	o = csv_find(r, keys, vals);
-	vals[2] = den;
-	n = csv_find(r, keys, vals);
-	if (!o || !n || atof(csv_get(r, n, col)) <= 0)
-		return 0;
-	return atof(csv_get(r, o, col)) / atof(csv_get(r, n, col));
+	o = col_value(r, accel, col, num, k);
+	n = col_value(r, accel, col, den, k);
+	return o < 0 || n <= 0 ? 0 : o / n;
 }
 
 /*
  * Over the code layouts (the kernel as built and each variant run,
- * layouts.h): the geometric mean of the model's ratio, its smallest and
- * largest, and how many layouts had it.
+ * layouts.h): the ratio @pair of column @col (geometric mean) or, for an
+ * engine's name, its value (arithmetic mean: a count a call may be 0),
+ * its smallest and largest, and how many layouts had it.
  */
+static int layout_figure(const char *accel, const char *col, const char *what,
+			 struct cell_key k, double *mean, double *lo, double *hi)
+{
+	int ratio = strchr(what, '/') != NULL, i, n = 0;
+	double v, sum = 0;
+
+	*mean = *lo = *hi = 0;
+	for (i = -1; i < lays.n; i++) {
+		const struct csv *r = i < 0 ? &run.results : &lays.results[i];
+
+		v = ratio ? col_ratio(r, accel, col, what, k) : col_value(r, accel, col, what, k);
+		if (ratio ? v <= 0 : v < 0)
+			continue;
+		sum += ratio ? log(v) : v;
+		*lo = n ? fmin(*lo, v) : v;
+		*hi = n ? fmax(*hi, v) : v;
+		n++;
+	}
+	if (n)
+		*mean = ratio ? exp(sum / n) : sum / n;
+	return n;
+}
+
 static int layout_ratios(const char *accel, const char *col, const char *pair,
 			 const struct reg_rec *cell, double *mean, double *lo, double *hi)
 {
-	double v = col_ratio(&run.results, accel, col, pair, cell), sum = 0;
-	int i, n = 0;
-
-	*lo = *hi = v;
-	for (i = -1; i < lays.n; i++) {
-		if (i >= 0)
-			v = col_ratio(&lays.results[i], accel, col, pair, cell);
-		if (v <= 0)
-			continue;
-		sum += log(v);
-		*lo = fmin(*lo, v);
-		*hi = fmax(*hi, v);
-		n++;
-	}
-	*mean = n ? exp(sum / n) : 0;
-	return n;
+	return layout_figure(accel, col, pair, bench_cell(cell), mean, lo, hi);
 }
 
 /*
@@ -1181,9 +1211,10 @@ static void validation_core(const char *accel, const char *core, const char *pre
 	for (p = 0; p < sizeof(val_pairs) / sizeof(val_pairs[0]); p++)
 		for (c = 0; c < reg_cells()->n; c++) {
 			const struct reg_rec *cell = &reg_cells()->rec[c];
-			double built = col_ratio(&run.results, accel, col, val_pairs[p], cell);
+			double built = col_ratio(&run.results, accel, col, val_pairs[p],
+						 bench_cell(cell));
 			double insns = col_ratio(&run.results, accel, "counted_insns", val_pairs[p],
-						 cell);
+						 bench_cell(cell));
 			const struct reg_rec *mr = NULL;
 			double uml = 0, lo = 0, hi = 0, model, mlo, mhi;
 			int nlay;
@@ -1258,6 +1289,166 @@ static void validation_rows(const char *accel)
 	}
 }
 
+/*
+ * mixed.csv: the mixed-traffic cells (tag mix, bench.mix=1: 10000 skbs of
+ * every filters/ packet in a fixed shuffled order, each call checked
+ * against its frame's verdict; bench/guest/plan-bench.sh) beside the same
+ * filter's cell of one packet and as many skbs (tag bench).  Per figure,
+ * filter and pair (val_pairs) the ratio on each, and per figure and engine
+ * its value a call, over the code layouts the run booted (a ratio's
+ * geometric mean, a value's mean, the smallest and largest).  The
+ * figures: a timed accelerator's median; a modeled one's cycles and
+ * mispredictions on each core it models, its own core under its own
+ * predictor, model_also's under theirs.  A model row of the core a
+ * measured record (bench/measured.conf) names carries, where the run has
+ * them, the mixed ratio of a timed accelerator on that record's host
+ * (its host_cpu_id the record's cpu) and its CI.
+ */
+static const char *mixed_timed_on(const char *core, const char *flavour)
+{
+	struct reg *ms = reg_measured();
+	int a, m;
+
+	for (a = 0; a < run.naccels; a++) {
+		const struct csv_row *any = run_accel_row(&run, run.accels[a]);
+		const struct reg_rec *k = reg_find(reg_kinds(), res(any, "kind"), 0);
+
+		if (!k || strcmp(reg_get_or(k, "timed", "0"), "1") ||
+		    !csv_has(&run.results, "host_cpu_id"))
+			continue;
+		for (m = 0; m < ms->n; m++)
+			if (!strcmp(reg_get(&ms->rec[m], "core"), core) &&
+			    measured_arch(&ms->rec[m], flavour) &&
+			    !strcmp(reg_get(&ms->rec[m], "cpu"), res(any, "host_cpu_id")))
+				return run.accels[a];
+	}
+	return NULL;
+}
+
+/*
+ * The mixed-traffic rounds' paired ratios (mix-ratios.csv, from each
+ * boot's paired-mix.txt: over the boots or code layouts, as ratios.csv's).
+ */
+static struct csv mixratios;
+static int has_mixratios;
+
+/*
+ * @accel's ratio @pair in the mixed cell of @filter and @skbs: its paired
+ * ratio where it ran the mixed rounds, else the ratio of its two medians;
+ * with its CI in *@lo, *@hi where there is one (returns 2), 1 without, 0
+ * when there is no ratio; *@is_paired (may be NULL) says which it is.
+ */
+static int mixed_ratio(const char *accel, const char *pair, const char *filter,
+		       const char *skbs, double *v, double *lo, double *hi, int *is_paired)
+{
+	static const char *const keys[] = { "accel", "pair", "filter", "skbs", NULL };
+	const char *vals[] = { accel, pair, filter, skbs, NULL };
+	const struct csv_row *r = csv_find(has_mixratios ? &mixratios : NULL, keys, vals);
+	const struct csv *c = &mixratios;
+
+	if (is_paired)
+		*is_paired = r != NULL;
+	if (!r) {
+		r = run_median_ratio(&run, accel, "mix", pair, filter, skbs);
+		c = &run.mratios;
+	}
+	if (!r)
+		return 0;
+	*v = atof(csv_get(c, r, "ratio"));
+	return 1 + run_ci(c, r, lo, hi);
+}
+
+static void mixed_row(const char *accel, const char *core, const char *figure,
+		      const char *col, const char *what, const struct reg_rec *cell,
+		      const char *timed)
+{
+	const char *filter = reg_get(cell, "filter"), *skbs = reg_get(cell, "skbs");
+	struct cell_key mix = { "mix", filter, skbs }, one = { "bench", filter, skbs };
+	const struct csv_row *any = run_accel_row(&run, accel), *paired = NULL;
+	double single, mixed, lo, hi, slo, shi, v, clo = 0, chi = 0, u = 0, ulo = 0, uhi = 0;
+	int n, m, both = 0, has_ci = 0, has_u = 0;
+	char buf[16];
+
+	n = layout_figure(accel, col, what, mix, &mixed, &lo, &hi);
+	if (!n || !layout_figure(accel, col, what, one, &single, &slo, &shi))
+		return;
+	if (strchr(what, '/') && !strcmp(col, "median")) {
+		/* a timed accelerator: its paired ratios where it has both */
+		m = mixed_ratio(accel, what, filter, skbs, &v, &clo, &chi, &both);
+		paired = run_ratio(&run, accel, what, filter, skbs);
+		has_ci = m == 2;
+		if (both && paired) {
+			single = atof(rat(paired, "ratio"));
+			mixed = lo = hi = v;
+		}
+	}
+	if (timed && strchr(what, '/'))
+		has_u = mixed_ratio(timed, what, filter, skbs, &u, &ulo, &uhi, NULL);
+	csv_put(out, accel, 0);
+	csv_put(out, res(any, "kind"), 0);
+	csv_put(out, res(any, "unit"), 0);
+	csv_put(out, core, 0);
+	csv_put(out, figure, 0);
+	csv_put(out, filter, 0);
+	csv_put(out, skbs, 0);
+	csv_put(out, what, 0);
+	put_num(single, 1, 0);
+	put_num(mixed, 1, 0);
+	snprintf(buf, sizeof(buf), "%d", n);
+	csv_put(out, buf, 0);
+	put_num(lo, 1, 0);
+	put_num(hi, 1, 0);
+	put_num(clo, has_ci, 0);
+	put_num(chi, has_ci, 0);
+	csv_put(out, has_u ? timed : "", 0);
+	put_num(u, has_u, 0);
+	put_num(ulo, has_u == 2, 0);
+	put_num(uhi, has_u == 2, 0);
+	csv_put(out, strcmp(col, "median") ? "model" : both && paired ? "paired" : "medians", 1);
+}
+
+/* One core's (or a timed accelerator's) rows: every cell, pair and engine. */
+static void mixed_core(const char *accel, const char *core, const char *figure,
+		       const char *col, const char *miss_col, const char *timed)
+{
+	int c, p, e;
+
+	for (c = 0; c < reg_cells()->n; c++) {
+		const struct reg_rec *cell = &reg_cells()->rec[c];
+
+		for (p = 0; p < (int)(sizeof(val_pairs) / sizeof(val_pairs[0])); p++)
+			mixed_row(accel, core, figure, col, val_pairs[p], cell, timed);
+		for (e = 0; miss_col && e < reg_engines()->n; e++)
+			mixed_row(accel, core, "mispredicts", miss_col,
+				  reg_engines()->rec[e].name, cell, NULL);
+	}
+}
+
+static void mixed_rows(const char *accel)
+{
+	const struct csv_row *any = run_accel_row(&run, accel);
+	const char *flavour = res(any, "flavour");
+	char also[4][32], col[96], miss[96];
+	int n, i;
+
+	if (strcmp(res(any, "kind"), "modeled")) {
+		mixed_core(accel, "", "median", "median", NULL, NULL);
+		return;
+	}
+	if (!csv_has(&run.results, "model_core"))
+		return;
+	mixed_core(accel, res(any, "model_core"), "cycles", "model_cycles", "model_mispredicts",
+		   mixed_timed_on(res(any, "model_core"), flavour));
+	n = csv_has(&run.results, "model_also") ?
+	    sscanf(res(any, "model_also"), "%31s %31s %31s %31s", also[0], also[1], also[2],
+		   also[3]) : 0;
+	for (i = 0; i < n; i++) {
+		snprintf(col, sizeof(col), "model_cycles_core_%.31s", also[i]);
+		snprintf(miss, sizeof(miss), "model_mispredicts_core_%.31s", also[i]);
+		mixed_core(accel, also[i], "cycles", col, miss, mixed_timed_on(also[i], flavour));
+	}
+}
+
 static void write_file(const char *dir, const char *name, const char *header,
 		       void (*rows)(const char *accel))
 {
@@ -1297,6 +1488,13 @@ int main(int argc, char **argv)
 		fclose(f);
 	run_open(&run, path, f ? ratios : NULL, NULL);
 	layouts_load(&lays, argv[1]);
+	snprintf(path, sizeof(path), "%s/mix-ratios.csv", argv[1]);
+	f = fopen(path, "r");
+	if (f) {
+		fclose(f);
+		csv_load(&mixratios, path);
+		has_mixratios = 1;
+	}
 	/* the ratios of the medians first: the claims and splits read them */
 	find_pairs();
 	write_file(argv[1], "median-ratios.csv",
@@ -1325,5 +1523,9 @@ int main(int argc, char **argv)
 		   "model_max,insns,measured,uml,uml_lo,uml_hi,"
 		   "model_off_pct,insns_off_pct,within10,closer",
 		   validation_rows);
+	write_file(argv[1], "mixed.csv",
+		   "accel,kind,unit,core,figure,filter,skbs,what,single,mixed,layouts,mixed_min,"
+		   "mixed_max,ci_lo,ci_hi,timed,timed_ratio,timed_lo,timed_hi,basis",
+		   mixed_rows);
 	return 0;
 }

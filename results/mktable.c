@@ -1413,10 +1413,146 @@ static void seccomp_table(const char *accel)
 	printf("\n");
 }
 
+/*
+ * "mixed traffic" (mixed.csv, results/mkclaims): per core (a timed
+ * accelerator: its medians) and figure, each pair's ratio and each
+ * engine's mispredictions a call on one packet's skbs and on the mixed
+ * skbs, cell by cell; the mixed ratio's range over the code layouts, and
+ * a timed accelerator's mixed ratio on the host a measured record names
+ * that core for.
+ */
+static const struct csv_row *mixed_find(const char *accel, const char *core,
+					const char *figure, const char *what, int c)
+{
+	const struct csv *x = &run.mixed;
+	int i;
+
+	for (i = 0; run.has_mixed && i < x->nrows; i++) {
+		const struct csv_row *r = &x->rows[i];
+
+		if (!strcmp(csv_get(x, r, "accel"), accel) &&
+		    !strcmp(csv_get(x, r, "core"), core) &&
+		    !strcmp(csv_get(x, r, "figure"), figure) &&
+		    (!what || !strcmp(csv_get(x, r, "what"), what)) &&
+		    !strcmp(csv_get(x, r, "filter"), cell_get(c, "filter")) &&
+		    !strcmp(csv_get(x, r, "skbs"), cell_get(c, "skbs")))
+			return r;
+	}
+	return NULL;
+}
+
+#define MCELL	36
+
+static void mixed_line(const char *accel, const char *core, const char *figure,
+		       const char *what)
+{
+	const struct csv *x = &run.mixed;
+	char line[512], buf[64];
+	size_t len;
+	int c, any = 0;
+
+	len = snprintf(line, sizeof(line), "    %-12s", what);
+	for (c = 0; c < ncells(); c++) {
+		const struct csv_row *r = mixed_find(accel, core, figure, what, c);
+		size_t b;
+
+		if (!mixed_find(accel, core, figure, NULL, c))
+			continue;
+		b = snprintf(buf, sizeof(buf), "-");
+		if (r)
+			b = snprintf(buf, sizeof(buf), "%.2f -> %.2f",
+				     atof(csv_get(x, r, "single")), atof(csv_get(x, r, "mixed")));
+		if (r && atoi(csv_get(x, r, "layouts")) > 1)
+			b += snprintf(buf + b, sizeof(buf) - b, " [%.2f-%.2f]",
+				      atof(csv_get(x, r, "mixed_min")),
+				      atof(csv_get(x, r, "mixed_max")));
+		if (r && *csv_get(x, r, "timed_ratio"))
+			snprintf(buf + b, sizeof(buf) - b, " %s %.2f", csv_get(x, r, "timed"),
+				 atof(csv_get(x, r, "timed_ratio")));
+		len += snprintf(line + len, sizeof(line) - len, " %-*s", MCELL, buf);
+		any |= r != NULL;
+	}
+	while (len > 0 && line[len - 1] == ' ')
+		line[--len] = '\0';
+	if (any)
+		printf("%s\n", line);
+}
+
+static void mixed_group(const char *accel, const char *core, const char *figure)
+{
+	char line[512], head[80];
+	size_t len;
+	int c, e;
+
+	c = 0;
+	while (c < ncells() && !mixed_find(accel, core, figure, NULL, c))
+		c++;
+	printf("  %s%s%s:\n", *core ? "core " : "", core,
+	       !strcmp(figure, "mispredicts") ? ", mispredictions a call" :
+	       !strcmp(figure, "cycles") ? ", cycles: ratios" :
+	       c < ncells() && !strcmp(csv_get(&run.mixed, mixed_find(accel, core, figure, NULL, c),
+					      "basis"), "paired") ?
+	       "paired ratios (over the boots or code layouts)" : "ratios of the medians");
+	len = snprintf(line, sizeof(line), "    %-12s", "");
+	for (c = 0; c < ncells(); c++)
+		if (mixed_find(accel, core, figure, NULL, c)) {
+			snprintf(head, sizeof(head), "%s %s", cell_get(c, "head"),
+				 cell_get(c, "sub"));
+			len += snprintf(line + len, sizeof(line) - len, " %-*s", MCELL, head);
+		}
+	while (len > 0 && line[len - 1] == ' ')
+		line[--len] = '\0';
+	printf("%s\n", line);
+	if (strcmp(figure, "mispredicts"))
+		for (e = 0; e < (int)(sizeof(vpairs) / sizeof(vpairs[0])); e++)
+			mixed_line(accel, core, figure, vpairs[e]);
+	else
+		for (e = 0; e < reg_engines()->n; e++)
+			mixed_line(accel, core, figure, reg_engines()->rec[e].name);
+}
+
+/*
+ * "mixed traffic" (mixed.csv, results/mkclaims): per core (a timed
+ * accelerator: its medians) and figure, each pair's ratio and each
+ * engine's mispredictions a call on one packet's skbs and on the mixed
+ * skbs, cell by cell; the mixed figure's range over the code layouts, and
+ * a timed accelerator's mixed ratio on the host a measured record names
+ * the core for.
+ */
+static void mixed_table(const char *accel)
+{
+	const struct csv *x = &run.mixed;
+	char seen[16][64], key[64];
+	int i, n = 0, k;
+
+	for (i = 0; run.has_mixed && i < x->nrows; i++) {
+		const struct csv_row *r = &x->rows[i];
+
+		if (strcmp(csv_get(x, r, "accel"), accel))
+			continue;
+		snprintf(key, sizeof(key), "%s/%s", csv_get(x, r, "core"), csv_get(x, r, "figure"));
+		for (k = 0; k < n && strcmp(seen[k], key); k++)
+			;
+		if (k < n || n == 16)
+			continue;
+		snprintf(seen[n++], sizeof(seen[0]), "%s", key);
+		if (n == 1)
+			printf("mixed traffic, accel=%s\n  (%s):\n"
+			       "  one packet's skbs -> as many skbs of every filters/ packet in a fixed\n"
+			       "  shuffled order (bench.mix=1); [range over the code layouts]; beside it a\n"
+			       "  timed accelerator's mixed ratio on the host a measured record names the\n"
+			       "  core for\n",
+			       accel, run_accel_what(&run, accel));
+		mixed_group(accel, csv_get(x, r, "core"), csv_get(x, r, "figure"));
+	}
+	if (n)
+		printf("\n");
+}
+
 /* The sections after the tables and the 2014 reference, in order, each per accelerator. */
 static void (*const sections[])(const char *accel) = {
 	decomposition, crosscheck_table, seccomp_table, perf_table, model_table,
-	layouts_table, against_table, validation_table, era_table,
+	layouts_table, against_table, validation_table, era_table, mixed_table,
 };
 
 int main(int argc, char **argv)

@@ -58,31 +58,32 @@ trap failed EXIT
 # row with the accelerator, CPU, kernel and config.
 # shellcheck source=results/kv.sh
 . "$here/kv.sh"
-# all_boot_files ACCEL_DIR: its paired.txt files, one per boot, in boot order.
+# all_boot_files ACCEL_DIR [FILE]: its FILE (paired.txt) files, one per
+# boot, in boot order.
 all_boot_files() {
-	echo "$1/paired.txt"
-	find "$1" -mindepth 2 -maxdepth 2 -path '*/boot-[0-9]*/paired.txt' |
+	echo "$1/${2:-paired.txt}"
+	find "$1" -mindepth 2 -maxdepth 2 -path "*/boot-[0-9]*/${2:-paired.txt}" |
 		awk '{ k = $0; sub(/.*\/boot-/, "", k); print k + 0, $0 }' | sort -n | cut -d' ' -f2-
 }
-# boot_files ACCEL_DIR: the boots the figures are formed over: with
+# boot_files ACCEL_DIR [FILE]: the boots the figures are formed over: with
 # code-layout variants (a "layout" in a boot's host.txt, run-bench.sh
 # LAYOUTS) the paired boots of the variants only, not the bench plan's
 # boot of the kernel as built; else every boot.
 boot_files() {
 	if grep -qs '^layout=' "$1"/boot-*/host.txt; then
-		for f in $(all_boot_files "$1"); do
+		for f in $(all_boot_files "$1" "${2:-}"); do
 			! grep -qs '^layout=' "$(dirname "$f")/host.txt" || echo "$f"
 		done
 	else
-		all_boot_files "$1"
+		all_boot_files "$1" "${2:-}"
 	fi
 }
-# layout_labels ACCEL_DIR: -g and the layout seed of each of boot_files,
-# comma-separated (mkratios), or nothing without variants.
+# layout_labels ACCEL_DIR [FILE]: -g and the layout seed of each of
+# boot_files, comma-separated (mkratios), or nothing without variants.
 layout_labels() {
 	grep -qs '^layout=' "$1"/boot-*/host.txt || return 0
 	printf -- '-g '
-	for f in $(boot_files "$1"); do kv "$(dirname "$f")/host.txt" layout; done | paste -sd, -
+	for f in $(boot_files "$1" "${2:-}"); do kv "$(dirname "$f")/host.txt" layout; done | paste -sd, -
 }
 # layout_builds ACCEL_DIR: the builds its variants were relinked from
 # (host.txt layout_build, run-bench.sh), "+"-joined in order of first boot.
@@ -90,17 +91,21 @@ layout_builds() {
 	for f in $(boot_files "$1"); do kv "$(dirname "$f")/host.txt" layout_build; done |
 		awk 'NF && !seen[$0]++' | paste -sd+ -
 }
-# ratios DIR: DIR/ratios.csv from DIR/<accel>/paired.txt (none without).
-# The config hash is per accelerator (host.txt), from run.txt in older runs.
+# ratios DIR: DIR/ratios.csv and absolute.csv from DIR/<accel>/paired.txt,
+# DIR/mix-ratios.csv from the mixed-traffic rounds, paired-mix.txt (none
+# without).  The config hash is per accelerator (host.txt), from run.txt
+# in older runs.
 ratios() {
-	rm -f "$1/ratios.csv" "$1/absolute.csv"
+	rm -f "$1/ratios.csv" "$1/absolute.csv" "$1/mix-ratios.csv"
 	# a layout_builds column in runs whose variants name their build
 	builds_col=
 	! grep -qs '^layout_build=' "$1"/*/boot-*/host.txt || builds_col=1
 	for d in "$1"/*/; do
 		d=${d%/}
-		[ -f "$d/paired.txt" ] || continue
-		for what in ratios absolute; do
+		for what in ratios absolute mix-ratios; do
+			src=paired.txt
+			[ "$what" != mix-ratios ] || src=paired-mix.txt
+			[ -f "$d/$src" ] || continue
 			a=$(kv "$d/host.txt" accel)
 			[ -n "$a" ] || a=$(basename "$d")
 			ch=$(kv "$d/host.txt" config_hash)
@@ -108,7 +113,7 @@ ratios() {
 			rsd=$(kv "$d/host.txt" run_sd)
 			# one word per boot file (run directories have no spaces)
 			# shellcheck disable=SC2046
-			"$tools/mkratios" -s $( [ "$what" = ratios ] || echo -A) -a "$a" ${rsd:+-r "$rsd"} $(layout_labels "$d") \
+			"$tools/mkratios" -s $( [ "$what" != absolute ] || echo -A) -a "$a" ${rsd:+-r "$rsd"} $(layout_labels "$d" "$src") \
 				-c "kind=$(kv "$d/host.txt" kind)" \
 				-c "unit=$(kv "$d/host.txt" unit)" \
 				-c "flavour=$(kv "$d/host.txt" flavour)" \
@@ -117,7 +122,7 @@ ratios() {
 				-c "config_hash=$ch" \
 				-c "series_hash=$(kv "$run/run.txt" series_hash)" \
 				$( [ -z "$builds_col" ] || echo "-c layout_builds=$(layout_builds "$d")") \
-				$(boot_files "$d") > "$1/$what.tmp"
+				$(boot_files "$d" "$src") > "$1/$what.tmp"
 			if [ -f "$1/$what.csv" ]; then
 				tail -n +2 "$1/$what.tmp" >> "$1/$what.csv"
 			else

@@ -169,12 +169,9 @@ cell_prefix() {
 run_cell() {
 	engine=$1 filter=$2 packet=$3 skbs=$4 tag=${5:-bench}
 	cell_prefix "$engine" "$filter" "$packet" "$skbs" "$tag"
-	expect=$(expected_verdict "$filter" "$packet") ||
-		{ say "no verdict for $filter/$packet"; return 1; }
 	rm -f /tmp/result.timed
 	set_knob_file prog "$FILTERS/$filter.dd" &&
-	set_knob_file packet "$FILTERS/packets/$packet.hex" &&
-	set_knob expect "$expect" || return 1
+	set_cell_traffic "$filter" "$packet" || return 1
 	# the gate's budget is per cell
 	rm -f /tmp/gate.slept /tmp/gate.spent
 	placements=${BENCH_PLACEMENTS:-1}
@@ -201,6 +198,34 @@ run_cell() {
 		fi
 		rm -f /tmp/result.timed
 	done
+}
+
+# set_cell_traffic FILTER PACKET: the skbs' frames: PACKET's, every call
+# to return tcpdump's verdict; or for PACKET "mix" the mixed traffic
+# (mix_frames), each skb its frame's verdict.
+set_cell_traffic() {
+	if [ "$2" = mix ]; then
+		mix_frames "$1" > /tmp/frames || return 1
+		set_knob_file frames /tmp/frames && set_knob mix 1
+		return
+	fi
+	expect=$(expected_verdict "$1" "$2") ||
+		{ say "no verdict for $1/$2"; return 1; }
+	set_knob mix 0 &&
+	set_knob_file packet "$FILTERS/packets/$2.hex" &&
+	set_knob expect "$expect"
+}
+
+# mix_frames FILTER: the frames knob's value for mixed traffic: every packet
+# of filters/packets (verdicts.txt's, in its order), each line its verdict
+# under FILTER and its bytes.
+mix_frames() {
+	awk -v f="$1" '$1 == f { print $2, $3 }' "$FILTERS/verdicts.txt" > /tmp/mix.list
+	[ "$(wc -l < /tmp/mix.list)" -ge 2 ] ||
+		{ say "mix: fewer than 2 packets of $1 in verdicts.txt"; return 1; }
+	while read -r pkt verdict; do
+		echo "$verdict $(tr '\n' ' ' < "$FILTERS/packets/$pkt.hex")"
+	done < /tmp/mix.list
 }
 
 # quiet_gate: with BENCH_GATE=1 (hardware timing), wait until the machine
@@ -247,10 +272,12 @@ quiet_gate() {
 # back.
 gate_probe() {
 	samples=$(cat "$KNOBS/samples") sample_us=$(cat "$KNOBS/sample_us")
+	mix=$(cat "$KNOBS/mix")
 	set_knob engine baseline && set_knob skbs 1 && set_knob samples 3 &&
-	set_knob sample_us 5000 && set_knob run 1 || return 1
+	set_knob sample_us 5000 && set_knob mix 0 && set_knob run 1 || return 1
 	result_key median
-	set_knob samples "$samples" && set_knob sample_us "$sample_us"
+	set_knob samples "$samples" && set_knob sample_us "$sample_us" &&
+	set_knob mix "$mix"
 }
 
 # gate_calibrate FILTER PACKET: with BENCH_GATE=1, the fastest of 5 probes
@@ -259,8 +286,7 @@ gate_calibrate() {
 	[ "${BENCH_GATE:-0}" = 1 ] || return 0
 	rm -f /tmp/gate.slept /tmp/gate.spent
 	set_knob_file prog "$FILTERS/$1.dd" &&
-	set_knob_file packet "$FILTERS/packets/$2.hex" &&
-	set_knob expect "$(expected_verdict "$1" "$2")" || return 1
+	set_cell_traffic "$1" "$2" || return 1
 	rm -f /tmp/gate.best
 	for i in 1 2 3 4 5; do
 		probe=$(gate_probe) || return 1

@@ -13,11 +13,8 @@
 #   results/mkratios turns them into ratios with confidence intervals.
 paired_cell() {
 	filter=$1 packet=$2 skbs=$3 engines=$4 rounds=$5 placements=${6:-1}
-	expect=$(expected_verdict "$filter" "$packet") ||
-		{ say "no verdict for $filter/$packet"; return 1; }
 	set_knob_file prog "$FILTERS/$filter.dd" &&
-	set_knob_file packet "$FILTERS/packets/$packet.hex" &&
-	set_knob expect "$expect" &&
+	set_cell_traffic "$filter" "$packet" &&
 	set_knob round_engines "$engines" &&
 	set_knob rounds "$rounds" &&
 	set_knob skbs "$skbs" || return 1
@@ -63,6 +60,8 @@ paired_cells() {
 	for pc_f in "$@"; do
 		for pc_s in $(echo "${BENCH_SKBS:-1,10000}" | tr ',' ' '); do
 			case $pc_s in 1 | 10000) ;; *) continue ;; esac
+			# mixed traffic (plan-bench.sh) needs many skbs: 10000 only
+			[ "$pc_packet/$pc_s" != mix/1 ] || continue
 			say "paired cell: filter=$pc_f skbs=$pc_s engines=$pc_engines"
 			paired_cell "$pc_f" "$pc_packet" "$pc_s" "$pc_engines" \
 				"${BENCH_ROUNDS:-30}" "${BENCH_PAIRED_PLACEMENTS:-3}" \

@@ -16,6 +16,7 @@
 #   BENCH_GATE     1: wait for a quiet machine before each run (lib.sh)
 #   BENCH_SECCOMP_CALLS, BENCH_SECCOMP_RUNS  syscalls per run and runs per
 #                  seccomp cell (default: 1000000, 5; 0 calls skips seccomp)
+#   BENCH_MIX      1: the mixed-traffic cells after the per-engine ones
 #   BENCH_PAIRED   0: no paired cells (default 1): after the per-engine
 #                  cells, every engine but baseline measured in interleaved
 #                  rounds on the table's cells (paired.sh) into $out/paired.txt
@@ -69,6 +70,21 @@ for e in $engines; do
 	done
 done
 
+# Mixed traffic (BENCH_MIX=1): every engine that runs a program on each
+# filter's 10000 skbs of every filters/ packet in a fixed shuffled order,
+# each call checked against its frame's verdict (lib.sh mix_frames), so
+# that branches depend on the data; tag mix, packet mix.
+if [ "${BENCH_MIX:-0}" = 1 ]; then
+	for e in $engines; do
+		# a program's verdicts: not the loop-only baseline (checker none)
+		[ "$(engine_attr "$e" checker 6.1)" != none ] || continue
+		for f in $filters; do
+			say "mixed traffic: engine=$e filter=$f skbs=10000"
+			run_cell "$e" "$f" mix 10000 mix >> "$out/cells.txt"
+		done
+	done
+fi
+
 # The JIT images of the filters, as hex bytes; the host disassembles them
 # (bench/host/disasm-images.sh): every engine the registry marks jited.
 for e in $engines; do
@@ -83,10 +99,14 @@ for e in $engines; do
 done
 
 # Paired cells: every engine that runs a program, interleaved in rounds on
-# the same skbs (paired.sh); results/mkratios makes the ratios.
+# the same skbs (paired.sh); results/mkratios makes the ratios.  With
+# BENCH_MIX=1 the mixed traffic's too, at 10000 skbs, into paired-mix.txt.
 if [ "${BENCH_PAIRED:-1}" != 0 ]; then
 	# shellcheck disable=SC2086 # the filters are words
 	paired_cells "$out/paired.txt" "" "$packet" $filters || exit 1
+	# shellcheck disable=SC2086 # the filters are words
+	[ "${BENCH_MIX:-0}" != 1 ] ||
+		paired_cells "$out/paired-mix.txt" "" mix $filters || exit 1
 fi
 
 # Cross-check: test_bpf's 100-byte packet through our harness and through

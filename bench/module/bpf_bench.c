@@ -35,6 +35,7 @@
 #include <linux/netdevice.h>
 #include <linux/overflow.h>
 #include <linux/preempt.h>
+#include <linux/prandom.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
@@ -60,6 +61,10 @@
 #define BENCH_PROG_TEXT_MAX	(256 * 1024)
 #define BENCH_PACKET_TEXT_MAX	(8 * 1024)
 #define BENCH_WORD_TEXT_MAX	64
+/* mix=1: the frame set's frames, "VERDICT HEX..." a line */
+#define BENCH_FRAMES_MAX	16
+#define BENCH_FRAMES_TEXT_MAX	(BENCH_FRAMES_MAX * BENCH_PACKET_TEXT_MAX)
+#define BENCH_MIX_SEED		2014	/* of the skbs' fixed shuffled order */
 
 struct bench_run;
 
@@ -82,7 +87,8 @@ enum {
  *	@jited, @len and @image_bytes of the run
  * @destroy: undo @prepare (may be NULL)
  * @loop: make @n calls cycling through the run's skbs; returns how many
- *	calls returned something else than the run's @expect
+ *	calls returned something else than the run's @expect (or, in a
+ *	mixed run, than their skb's @expects entry)
  * @call: one call of what @prepare built (for the eval knob; NULL for
  *	baseline, which runs no program)
  * @count: one call on @skb through a copy of the engine's virtual machine
@@ -110,6 +116,7 @@ struct bench_run {
 	u32 nr_skbs;
 	u32 idx;			/* next skb, wraps at nr_skbs */
 	u32 expect;
+	const u32 *expects;		/* mix: each skb's verdict, else NULL */
 	const void *arg;		/* first argument of every call */
 	struct bpf_prog *prog;		/* new, jit */
 	struct sock_filter *insns;	/* old */
@@ -141,8 +148,11 @@ struct bench_result {
 	u32 image_bytes;
 	unsigned long image;
 	const char *fallback;		/* oldjit: "0" or "1", else NULL */
-	u64 vm_insns;
+	u64 vm_insns;			/* summed over vm_insns_skbs skbs */
+	u32 vm_insns_skbs;
 	bool vm_insns_valid;
+	u32 mix_frames;			/* 0: one packet, else the frame set's */
+	u32 mix_accepted;		/* skbs whose verdict is not 0 */
 	u32 model_calls;		/* 0: no model window */
 	u64 model_window;
 };
@@ -157,6 +167,13 @@ static struct {
 	u32 packet_len;
 	bool packet_set;		/* 0..13 bytes: eval only */
 	u32 headlen;			/* 0: all linear */
+	u32 mix;			/* 1: the skbs are the frame set's */
+	struct {
+		u8 (*data)[ETH_FRAME_LEN];	/* kvmalloc'd, NULL: no set */
+		u32 len[BENCH_FRAMES_MAX];
+		u32 verdict[BENCH_FRAMES_MAX];
+		u32 nr;
+	} frames;
 	const struct bench_engine *engine;
 	u32 skbs;
 	u32 samples;
@@ -185,13 +202,17 @@ static int bench_parse_u32(const char *s, u32 *val)
 /*
  * The timed loop.  Always inlined into one loop function per engine, with
  * @call a compile-time constant, so every call is a direct call (or
- * inlined, like bpf_prog_run()).
+ * inlined, like bpf_prog_run()).  @mixed (a constant too) checks each
+ * call against its skb's verdict; a run of one packet keeps the loop that
+ * checks one verdict, so its instruction counts are those of that loop.
  */
 static __always_inline u64
-bench_loop(struct bench_run *r, u64 n,
-	   u32 (*call)(const void *arg, const struct sk_buff *skb))
+bench_loop_calls(struct bench_run *r, u64 n,
+		 u32 (*call)(const void *arg, const struct sk_buff *skb),
+		 bool mixed)
 {
 	struct sk_buff **skbs = r->skbs;
+	const u32 *expects = r->expects;
 	const void *arg = r->arg;
 	u32 nr = r->nr_skbs;
 	u32 expect = r->expect;
@@ -201,7 +222,7 @@ bench_loop(struct bench_run *r, u64 n,
 	for (; n; n--) {
 		u32 ret = call(arg, skbs[i]);
 
-		if (unlikely(ret != expect)) {
+		if (unlikely(ret != (mixed ? expects[i] : expect))) {
 			if (!bad) {
 				r->bad_ret = ret;
 				r->bad_idx = i;
@@ -213,6 +234,15 @@ bench_loop(struct bench_run *r, u64 n,
 	}
 	r->idx = i;
 	return bad;
+}
+
+static __always_inline u64
+bench_loop(struct bench_run *r, u64 n,
+	   u32 (*call)(const void *arg, const struct sk_buff *skb))
+{
+	if (r->expects)
+		return bench_loop_calls(r, n, call, true);
+	return bench_loop_calls(r, n, call, false);
 }
 
 /* baseline: no BPF, what the loop and a call cost by themselves. */
@@ -229,6 +259,10 @@ static u64 bench_baseline_loop(struct bench_run *r, u64 n)
 
 static int bench_baseline_prepare(struct bench_run *r)
 {
+	if (r->expects) {
+		pr_warn("run: baseline runs no program: it has no verdicts to give for mix=1\n");
+		return -EINVAL;
+	}
 	r->arg = &r->expect;
 	return 0;
 }
@@ -908,29 +942,37 @@ static void bench_stats(u64 *ps, u32 cnt, struct bench_result *res)
 }
 
 /*
- * VM instructions of one call: the engine's counting VM on the run's first
- * skb (all of them are copies of one packet), whose verdict must be the
+ * VM instructions of the calls, summed into *@insns over *@skbs skbs: the
+ * engine's counting VM on the run's first skb (all of them are copies of
+ * one packet), or in a mixed run on every skb; each verdict must be the
  * expected one too.
  */
-static int bench_count(struct bench_run *r, u64 *insns)
+static int bench_count(struct bench_run *r, u64 *insns, u32 *skbs)
 {
 	const struct bench_engine *e = r->engine;
-	u32 ret;
+	u32 ret, want, i;
+	u64 n;
 	int err;
 
+	*insns = 0;
+	*skbs = r->expects ? r->nr_skbs : 1;
 	if (!e->count)
 		return 0;
-	*insns = 0;
-	err = e->count(r, r->skbs[0], &ret, insns);
-	if (err) {
-		pr_warn("run: %s: counting VM instructions failed: %d\n",
-			e->name, err);
-		return err;
-	}
-	if (ret != r->expect) {
-		pr_warn("run: %s: the counting VM returned %u (0x%x), expected %u (0x%x)\n",
-			e->name, ret, ret, r->expect, r->expect);
-		return -EBADE;
+	for (i = 0; i < *skbs; i++) {
+		n = 0;
+		err = e->count(r, r->skbs[i], &ret, &n);
+		if (err) {
+			pr_warn("run: %s: counting VM instructions failed: %d\n",
+				e->name, err);
+			return err;
+		}
+		want = r->expects ? r->expects[i] : r->expect;
+		if (ret != want) {
+			pr_warn("run: %s: the counting VM returned %u (0x%x) for skb %u, expected %u (0x%x)\n",
+				e->name, ret, ret, i, want, want);
+			return -EBADE;
+		}
+		*insns += n;
 	}
 	return 0;
 }
@@ -954,6 +996,100 @@ static int bench_timed_packet(const char *what)
 	return 0;
 }
 
+/*
+ * mix=1: skb i gets frame @pick[i] of the frame set, every frame equally
+ * often (but for @nr mod the set's size) in an order shuffled once with a
+ * fixed seed, the same in every boot and on every architecture, so that a
+ * branch on the frame's contents follows no period shorter than the run.
+ */
+static void bench_mix_order(u32 *pick, u32 nr, u32 frames)
+{
+	struct rnd_state st;
+	u32 i, j;
+
+	prandom_seed_state(&st, BENCH_MIX_SEED);
+	for (i = 0; i < nr; i++)
+		pick[i] = i % frames;
+	for (i = nr - 1; i > 0; i--) {
+		j = prandom_u32_state(&st) % (i + 1);
+		swap(pick[i], pick[j]);
+	}
+}
+
+/*
+ * The @nr skbs of a timed run (@what: run or run_rounds) in *@skbsp:
+ * copies of the packet, every call to return expect; or with mix=1 the
+ * frame set's frames in bench_mix_order(), each skb's verdict in
+ * *@expectsp (else NULL).  On an error nothing stays allocated.
+ */
+static int bench_build_run_skbs(const char *what, u32 nr,
+				struct sk_buff ***skbsp, u32 **expectsp)
+{
+	struct sk_buff **skbs;
+	u32 *expects = NULL, i, f;
+	int err;
+
+	*skbsp = NULL;
+	*expectsp = NULL;
+	if (bench.mix && bench.frames.nr < 2) {
+		pr_warn("%s: mix=1 needs a set of 2..%d frames: set frames first\n",
+			what, BENCH_FRAMES_MAX);
+		return -EINVAL;
+	}
+	if (!bench.mix && !bench.expect_set) {
+		pr_warn("%s: set expect first\n", what);
+		return -EINVAL;
+	}
+	if (!bench.mix) {
+		err = bench_timed_packet(what);
+		if (err)
+			return err;
+	}
+
+	skbs = kvcalloc(nr, sizeof(*skbs), GFP_KERNEL);
+	if (bench.mix)
+		expects = kvcalloc(nr, sizeof(*expects), GFP_KERNEL);
+	if (!skbs || (bench.mix && !expects)) {
+		pr_warn("%s: out of memory\n", what);
+		err = -ENOMEM;
+		goto err;
+	}
+	if (expects)
+		bench_mix_order(expects, nr, bench.frames.nr);
+	for (i = 0; i < nr; i++) {
+		if (expects) {
+			f = expects[i];
+			skbs[i] = bench_build_skb(bench.frames.data[f],
+						  bench.frames.len[f],
+						  bench.headlen);
+			expects[i] = bench.frames.verdict[f];
+		} else {
+			skbs[i] = bench_build_skb(bench.packet,
+						  bench.packet_len,
+						  bench.headlen);
+		}
+		if (!skbs[i]) {
+			pr_warn("%s: out of memory at skb %u of %u\n",
+				what, i, nr);
+			err = -ENOMEM;
+			goto err;
+		}
+		cond_resched();
+		if (signal_pending(current)) {
+			pr_warn("%s: interrupted\n", what);
+			err = -EINTR;
+			goto err;
+		}
+	}
+	*skbsp = skbs;
+	*expectsp = expects;
+	return 0;
+err:
+	bench_free_skbs(skbs, nr);
+	kvfree(expects);
+	return err;
+}
+
 static int bench_run_cell(void)
 {
 	const struct bench_engine *e = bench.engine;
@@ -963,42 +1099,26 @@ static int bench_run_cell(void)
 		.expect = bench.expect,
 	};
 	bool prepared = false;
-	u64 *ps, n, ns, vm_insns = 0;
-	u32 i;
+	u64 *ps = NULL, n, ns, vm_insns = 0;
+	u32 *expects, vm_skbs, i;
 	int err;
 
 	lockdep_assert_held(&bench_lock);
 	bench.result_valid = false;
 
-	if (!bench.expect_set) {
-		pr_warn("run: set expect first\n");
-		return -EINVAL;
-	}
 	if (!bench.prog_len) {
 		pr_warn("run: set prog first\n");
 		return -EINVAL;
 	}
-	err = bench_timed_packet("run");
+	err = bench_build_run_skbs("run", r.nr_skbs, &r.skbs, &expects);
 	if (err)
 		return err;
+	r.expects = expects;
 
 	ps = kcalloc(bench.samples, sizeof(*ps), GFP_KERNEL);
-	r.skbs = kvcalloc(r.nr_skbs, sizeof(*r.skbs), GFP_KERNEL);
-	if (!ps || !r.skbs) {
-		pr_warn("run: out of memory\n");
+	if (!ps) {
 		err = -ENOMEM;
 		goto out;
-	}
-	for (i = 0; i < r.nr_skbs; i++) {
-		r.skbs[i] = bench_build_skb(bench.packet, bench.packet_len,
-					    bench.headlen);
-		if (!r.skbs[i]) {
-			pr_warn("run: out of memory at skb %u of %u\n",
-				i, r.nr_skbs);
-			err = -ENOMEM;
-			goto out;
-		}
-		cond_resched();
 	}
 
 	err = e->prepare(&r);
@@ -1019,7 +1139,7 @@ static int bench_run_cell(void)
 	if (err)
 		goto out;
 
-	err = bench_count(&r, &vm_insns);
+	err = bench_count(&r, &vm_insns, &vm_skbs);
 	if (err)
 		goto out;
 
@@ -1062,7 +1182,12 @@ static int bench_run_cell(void)
 	bench.result.fallback = e == &bench_engines[BENCH_ENGINE_OLDJIT] ?
 				(r.fallback ? "1" : "0") : NULL;
 	bench.result.vm_insns = vm_insns;
+	bench.result.vm_insns_skbs = vm_skbs;
 	bench.result.vm_insns_valid = !!e->count;
+	bench.result.mix_frames = expects ? bench.frames.nr : 0;
+	bench.result.mix_accepted = 0;
+	for (i = 0; expects && i < r.nr_skbs; i++)
+		bench.result.mix_accepted += !!expects[i];
 	bench.result_valid = true;
 out:
 	if (err == -EINTR)
@@ -1070,6 +1195,7 @@ out:
 	if (prepared && e->destroy)
 		e->destroy(&r);
 	bench_free_skbs(r.skbs, r.nr_skbs);
+	kvfree(expects);
 	kfree(ps);
 	return err;
 }
@@ -1310,52 +1436,135 @@ static int bench_show_prog(const struct bench_knob *k, struct seq_file *m)
 	return 0;
 }
 
-/* Hex bytes, whitespace-separated or contiguous. */
+/*
+ * A frame as hex bytes, whitespace-separated or contiguous, from @p into
+ * @frame (ETH_FRAME_LEN bytes), its length in *@len; @what names the knob
+ * (and the line) for the log.
+ */
+static int bench_parse_frame(const char *what, char *p, u8 *frame, u32 *len)
+{
+	char *tok;
+	u32 n;
+
+	*len = 0;
+	for (;;) {
+		tok = skip_spaces(p);
+		if (!*tok)
+			return 0;
+		for (p = tok; *p && !isspace(*p); p++)
+			;
+		if ((p - tok) & 1) {
+			pr_warn("%s: odd number of hex digits in '%.*s' at byte %u\n",
+				what, (int)min_t(long, p - tok, 16), tok, *len);
+			return -EINVAL;
+		}
+		n = (p - tok) / 2;
+		if (n > ETH_FRAME_LEN - *len) {
+			pr_warn("%s: longer than %d bytes\n", what, ETH_FRAME_LEN);
+			return -E2BIG;
+		}
+		if (hex2bin(frame + *len, tok, n)) {
+			pr_warn("%s: '%.*s' at byte %u is not hex\n",
+				what, (int)min_t(long, p - tok, 16), tok, *len);
+			return -EINVAL;
+		}
+		*len += n;
+	}
+}
+
 static int bench_store_packet(const struct bench_knob *k, char *buf)
 {
-	char *p = buf, *tok;
-	u32 len = 0, n;
+	u32 len;
 	u8 *pkt;
 	int err;
 
 	pkt = kmalloc(ETH_FRAME_LEN, GFP_KERNEL);
 	if (!pkt)
 		return -ENOMEM;
-
-	for (;;) {
-		tok = skip_spaces(p);
-		if (!*tok)
-			break;
-		for (p = tok; *p && !isspace(*p); p++)
-			;
-		if ((p - tok) & 1) {
-			pr_warn("packet: odd number of hex digits in '%.*s' at byte %u\n",
-				(int)min_t(long, p - tok, 16), tok, len);
-			err = -EINVAL;
-			goto out;
-		}
-		n = (p - tok) / 2;
-		if (n > ETH_FRAME_LEN - len) {
-			pr_warn("packet: longer than %d bytes\n", ETH_FRAME_LEN);
-			err = -E2BIG;
-			goto out;
-		}
-		if (hex2bin(pkt + len, tok, n)) {
-			pr_warn("packet: '%.*s' at byte %u is not hex\n",
-				(int)min_t(long, p - tok, 16), tok, len);
-			err = -EINVAL;
-			goto out;
-		}
-		len += n;
+	err = bench_parse_frame("packet", buf, pkt, &len);
+	if (!err) {
+		/* 0..13 bytes (no pair at all: an empty frame) are for eval only */
+		memcpy(bench.packet, pkt, len);
+		bench.packet_len = len;
+		bench.packet_set = true;
 	}
-	/* 0..13 bytes (no pair at all: an empty frame) are for eval only */
-	memcpy(bench.packet, pkt, len);
-	bench.packet_len = len;
-	bench.packet_set = true;
-	err = 0;
-out:
 	kfree(pkt);
 	return err;
+}
+
+/*
+ * frames: the frame set of mix=1, one frame a line, "VERDICT HEX...": the
+ * value the program must return for it, then the frame as packet takes
+ * it, 14..1514 bytes.  A write replaces the whole set; one of white space
+ * only empties it.
+ */
+static int bench_store_frames(const struct bench_knob *k, char *buf)
+{
+	u32 len[BENCH_FRAMES_MAX] = { }, verdict[BENCH_FRAMES_MAX] = { };
+	u32 nr = 0, line = 0;
+	u8 (*data)[ETH_FRAME_LEN];
+	char what[32], *p, *word;
+	int err;
+
+	data = kvmalloc_array(BENCH_FRAMES_MAX, sizeof(*data), GFP_KERNEL);
+	if (!data)
+		return -ENOMEM;
+	while (buf) {
+		p = skip_spaces(strsep(&buf, "\n"));
+		line++;
+		if (!*p)
+			continue;
+		snprintf(what, sizeof(what), "frames: line %u", line);
+		if (nr == BENCH_FRAMES_MAX) {
+			pr_warn("%s: more than %d frames\n", what,
+				BENCH_FRAMES_MAX);
+			err = -E2BIG;
+			goto err;
+		}
+		word = strsep(&p, " \t");
+		if (bench_parse_u32(word, &verdict[nr]) || !p) {
+			pr_warn("%s: expected 'VERDICT HEX...', VERDICT a decimal or 0x hex u32, not '%.16s'\n",
+				what, word);
+			err = -EINVAL;
+			goto err;
+		}
+		err = bench_parse_frame(what, p, data[nr], &len[nr]);
+		if (err)
+			goto err;
+		if (len[nr] < ETH_HLEN) {
+			pr_warn("%s: a frame of %u bytes, a timed run needs %d..%d\n",
+				what, len[nr], ETH_HLEN, ETH_FRAME_LEN);
+			err = -EINVAL;
+			goto err;
+		}
+		nr++;
+	}
+	kvfree(bench.frames.data);
+	bench.frames.data = nr ? data : NULL;
+	if (!nr)
+		kvfree(data);
+	memcpy(bench.frames.len, len, sizeof(len));
+	memcpy(bench.frames.verdict, verdict, sizeof(verdict));
+	bench.frames.nr = nr;
+	return 0;
+err:
+	kvfree(data);
+	return err;
+}
+
+static int bench_show_frames(const struct bench_knob *k, struct seq_file *m)
+{
+	u32 i, off, n;
+
+	for (i = 0; i < bench.frames.nr; i++) {
+		seq_printf(m, "%u", bench.frames.verdict[i]);
+		for (off = 0; off < bench.frames.len[i]; off += n) {
+			n = min_t(u32, bench.frames.len[i] - off, 16);
+			seq_printf(m, " %*ph", n, bench.frames.data[i] + off);
+		}
+		seq_putc(m, '\n');
+	}
+	return 0;
 }
 
 static int bench_show_packet(const struct bench_knob *k, struct seq_file *m)
@@ -1528,12 +1737,13 @@ static int bench_store_run(const struct bench_knob *k, char *buf)
 	return bench_run_cell();
 }
 
-static void bench_show_ps(struct seq_file *m, const char *key, u64 ps)
+/* @v thousandths with three decimals: ps as ns, a mean of counts */
+static void bench_show_milli(struct seq_file *m, const char *key, u64 v)
 {
 	u32 rem;
-	u64 ns = div_u64_rem(ps, 1000, &rem);
+	u64 whole = div_u64_rem(v, 1000, &rem);
 
-	seq_printf(m, " %s=%llu.%03u", key, ns, rem);
+	seq_printf(m, " %s=%llu.%03u", key, whole, rem);
 }
 
 static int bench_show_result(const struct bench_knob *k, struct seq_file *m)
@@ -1544,19 +1754,24 @@ static int bench_show_result(const struct bench_knob *k, struct seq_file *m)
 		return 0;
 	seq_printf(m, "engine=%s skbs=%u samples=%u calls_per_sample=%llu",
 		   res->engine, res->skbs, res->samples, res->calls);
-	bench_show_ps(m, "min", res->min_ps);
-	bench_show_ps(m, "median", res->median_ps);
-	bench_show_ps(m, "mean", res->mean_ps);
-	bench_show_ps(m, "stddev", res->stddev_ps);
+	bench_show_milli(m, "min", res->min_ps);
+	bench_show_milli(m, "median", res->median_ps);
+	bench_show_milli(m, "mean", res->mean_ps);
+	bench_show_milli(m, "stddev", res->stddev_ps);
 	if (res->ci_level) {
-		bench_show_ps(m, "ci_lo", res->ci_lo_ps);
-		bench_show_ps(m, "ci_hi", res->ci_hi_ps);
+		bench_show_milli(m, "ci_lo", res->ci_lo_ps);
+		bench_show_milli(m, "ci_hi", res->ci_hi_ps);
 		seq_printf(m, " ci_level=%u.%u", res->ci_level / 10,
 			   res->ci_level % 10);
 	}
 	/* No cheap way to name the current clocksource from a module. */
-	seq_printf(m, " verdict=%u jited=%u insns=%u image_bytes=%u",
-		   res->verdict, res->jited, res->len, res->image_bytes);
+	if (res->mix_frames)
+		seq_printf(m, " verdict=mix frames=%u accepted=%u",
+			   res->mix_frames, res->mix_accepted);
+	else
+		seq_printf(m, " verdict=%u", res->verdict);
+	seq_printf(m, " jited=%u insns=%u image_bytes=%u",
+		   res->jited, res->len, res->image_bytes);
 	/*
 	 * Programs from bpf_prog_create() get no kallsyms entry: perf shows
 	 * their samples as bare addresses, which this range lets the guest
@@ -1568,8 +1783,13 @@ static int bench_show_result(const struct bench_knob *k, struct seq_file *m)
 	/* oldjit: 1 if the program ran on sk_run_filter(), as 3.14 fell back */
 	if (res->fallback)
 		seq_printf(m, " fallback=%s", res->fallback);
-	if (res->vm_insns_valid)
+	if (res->vm_insns_valid && res->vm_insns_skbs == 1)
 		seq_printf(m, " vm_insns=%llu", res->vm_insns);
+	else if (res->vm_insns_valid)	/* mixed: the mean over the skbs */
+		bench_show_milli(m, "vm_insns",
+				 div_u64(res->vm_insns * 1000 +
+					 res->vm_insns_skbs / 2,
+					 res->vm_insns_skbs));
 	if (res->model_calls)
 		seq_printf(m, " model_window=%llu model_calls=%u",
 			   res->model_window, res->model_calls);
@@ -1666,6 +1886,7 @@ static struct {
 	u32 res_rounds;
 	u32 res_skbs;
 	u32 res_verdict;
+	bool res_mix;			/* mix=1: the frame set's verdicts */
 	u64 calls[BENCH_NR_ENGINES];
 	u32 jited[BENCH_NR_ENGINES];
 	u32 len[BENCH_NR_ENGINES];
@@ -1756,9 +1977,10 @@ static int bench_run_rounds(void)
 	u32 k = bench_paired.nr_engines, rounds = bench_paired.rounds;
 	u32 nr_skbs = bench.skbs, i, j, e, prepared = 0, round;
 	struct sk_buff **skbs = NULL;
-	struct bench_run *runs;
+	struct bench_run *runs = NULL;
 	u64 calls[BENCH_NR_ENGINES];
 	u64 *ps = NULL, ns;
+	u32 *expects = NULL;
 	int err;
 
 	lockdep_assert_held(&bench_lock);
@@ -1770,40 +1992,20 @@ static int bench_run_rounds(void)
 		pr_warn("run_rounds: set round_engines first\n");
 		return -EINVAL;
 	}
-	if (!bench.expect_set) {
-		pr_warn("run_rounds: set expect first\n");
-		return -EINVAL;
-	}
 	if (!bench.prog_len) {
 		pr_warn("run_rounds: set prog first\n");
 		return -EINVAL;
 	}
-	err = bench_timed_packet("run_rounds");
+	err = bench_build_run_skbs("run_rounds", nr_skbs, &skbs, &expects);
 	if (err)
 		return err;
 
 	runs = kcalloc(k, sizeof(*runs), GFP_KERNEL);
 	ps = kvcalloc(array_size(rounds, k), sizeof(*ps), GFP_KERNEL);
-	skbs = kvcalloc(nr_skbs, sizeof(*skbs), GFP_KERNEL);
-	if (!runs || !ps || !skbs) {
+	if (!runs || !ps) {
 		pr_warn("run_rounds: out of memory\n");
 		err = -ENOMEM;
 		goto out;
-	}
-	for (i = 0; i < nr_skbs; i++) {
-		skbs[i] = bench_build_skb(bench.packet, bench.packet_len,
-					  bench.headlen);
-		if (!skbs[i]) {
-			pr_warn("run_rounds: out of memory at skb %u of %u\n",
-				i, nr_skbs);
-			err = -ENOMEM;
-			goto out;
-		}
-		cond_resched();
-		if (signal_pending(current)) {
-			err = -EINTR;
-			goto out;
-		}
 	}
 
 	for (j = 0; j < k; j++) {
@@ -1812,6 +2014,7 @@ static int bench_run_rounds(void)
 			.skbs = skbs,
 			.nr_skbs = nr_skbs,
 			.expect = bench.expect,
+			.expects = expects,
 		};
 		err = runs[j].engine->prepare(&runs[j]);
 		if (err)
@@ -1854,6 +2057,7 @@ static int bench_run_rounds(void)
 	bench_paired.res_rounds = rounds;
 	bench_paired.res_skbs = nr_skbs;
 	bench_paired.res_verdict = bench.expect;
+	bench_paired.res_mix = !!expects;
 	bench_paired.valid = true;
 out:
 	if (err == -EINTR)
@@ -1861,8 +2065,8 @@ out:
 	while (prepared--)
 		if (runs[prepared].engine->destroy)
 			runs[prepared].engine->destroy(&runs[prepared]);
-	if (skbs)
-		bench_free_skbs(skbs, nr_skbs);
+	bench_free_skbs(skbs, nr_skbs);
+	kvfree(expects);
 	kvfree(ps);
 	kfree(runs);
 	return err;
@@ -1918,9 +2122,12 @@ static int bench_show_rounds_result(const struct bench_knob *k,
 	for (j = 0; j < n; j++)
 		seq_printf(m, "%s%s", j ? "," : "engines=",
 			   bench_engines[bench_paired.res_engines[j]].name);
-	seq_printf(m, " skbs=%u rounds=%u order=rotate verdict=%u",
-		   bench_paired.res_skbs, bench_paired.res_rounds,
-		   bench_paired.res_verdict);
+	seq_printf(m, " skbs=%u rounds=%u order=rotate",
+		   bench_paired.res_skbs, bench_paired.res_rounds);
+	if (bench_paired.res_mix)
+		seq_puts(m, " verdict=mix");
+	else
+		seq_printf(m, " verdict=%u", bench_paired.res_verdict);
 	bench_paired_list_u64(m, " calls=", bench_paired.calls, n);
 	bench_paired_list_u32(m, " jited=", bench_paired.jited, n);
 	bench_paired_list_u32(m, " insns=", bench_paired.len, n);
@@ -1980,6 +2187,15 @@ static const struct bench_knob bench_knobs[] = {
 		.name = "packet", .mode = 0600,
 		.max_len = BENCH_PACKET_TEXT_MAX,
 		.show = bench_show_packet, .store = bench_store_packet,
+	}, {
+		.name = "frames", .mode = 0600,
+		.max_len = BENCH_FRAMES_TEXT_MAX,
+		.show = bench_show_frames, .store = bench_store_frames,
+	}, {
+		.name = "mix", .mode = 0600,
+		.max_len = BENCH_WORD_TEXT_MAX,
+		.show = bench_show_u32, .store = bench_store_u32,
+		.val = &bench.mix, .min = 0, .max = 1,
 	}, {
 		.name = "headlen", .mode = 0600,
 		.max_len = BENCH_WORD_TEXT_MAX,
@@ -2169,6 +2385,7 @@ static void __exit bench_exit(void)
 	bench_eval_reset();
 	mutex_unlock(&bench_lock);
 	kvfree(bench.prog);
+	kvfree(bench.frames.data);
 	kvfree(bench_paired.ps);
 }
 
