@@ -89,6 +89,7 @@ static const struct knob defs[] = {
 	{ "prog", K_PROG, 0, 0, 256 * 1024, 1, 0, 0 },
 	{ "packet", K_PACKET, 0, 0, 8 * 1024, 1, 0, 0 },
 	{ "headlen", K_U32, 0, FRAME_MAX, 64, 1, 0, 0 },
+	{ "mix", K_U32, 0, 1, 64, 1, 0, 0 },
 	{ "engine", K_ENGINE, 0, 0, 64, 1, 0, 0 },
 	{ "skbs", K_U32, 1, 100000, 64, 1, 0, 0 },
 	{ "samples", K_U32, 1, 1000, 64, 1, 0, 0 },

@@ -122,6 +122,7 @@ else
 fi
 check "guest: a failed run leaves no result" sh -c "[ -z \"\$(cat $KNOBS/result)\" ]"
 
+
 # Malformed writes: errno, and the previous value is untouched.
 bad_write() { # knob value want-errno
 	before=$(cat "$KNOBS/$1")
@@ -182,6 +183,56 @@ bad_write prog "{ 0x34, 0, 0, 0x00000000 },
 { 0x6, 0, 0, 0x00000000 }," EINVAL
 check "guest: skbs kept 7" grep -qx 7 "$KNOBS/skbs"
 check "guest: prog kept fprog1" sh -c "[ \"\$(cat $KNOBS/prog | wc -l)\" = \"$(wc -l < "$FILTERS/fprog1.dd")\" ]"
+
+# Mixed traffic (frames, mix): the frame set validates; a run checks each
+# call against its own frame's verdict, in the fixed shuffled order: every
+# frame equally often (10000 skbs of 9 frames: the first 1112 times, the
+# others 1111), and vm_insns is the mean over the skbs of the counts the
+# one-packet cells above gave.
+mix_frames fprog1 > /tmp/frames.ok
+set_knob_file frames /tmp/frames.ok
+bad_write frames "zz 0011" EINVAL
+bad_write frames "262144" EINVAL
+bad_write frames "262144 001122" EINVAL
+bad_write frames "262144 0g" EINVAL
+yes "$(head -1 /tmp/frames.ok)" | head -17 > /tmp/frames.17
+err=$(/bench/knob "$KNOBS/frames" - < /tmp/frames.17) && err="errno=none"
+check "guest: frames of 17 frames fails ($err), the 9 kept" \
+	sh -c "[ '$err' = errno=E2BIG ] && [ \"\$(wc -l < $KNOBS/frames)\" = 9 ]"
+bad_write mix 2 EINVAL
+check "guest: frames kept the 9 frames of fprog1" sh -c "[ \"\$(wc -l < $KNOBS/frames)\" = 9 ]"
+set_knob mix 1
+set_knob skbs 10000
+for e in $engines; do
+	if [ "$(engine_attr "$e" checker 6.1)" = none ]; then
+		err=$(/bench/knob "$KNOBS/engine" "$e" "$KNOBS/run" 1) && err="errno=none"
+		check "guest: mix: $e, which runs no program, is refused (${err##* })" \
+			sh -c "[ '${err##* }' = errno=EINVAL ]"
+		continue
+	fi
+	line=
+	if /bench/knob "$KNOBS/engine" "$e" "$KNOBS/run" 1 > /dev/null; then
+		line=$(cat "$KNOBS/result")
+	fi
+	want=$(grep "^id=bench-$e-fprog1-.*-skbs1 " "$out/cells.txt" |
+		awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+			n = (v["packet"] == "tcp22-payload") ? 1112 : 1111; sum += n * v["vm_insns"] }
+			END { q = int((sum * 1000 + 5000) / 10000)	# the module rounds so
+				if (NR == 9) printf "%d.%03d", int(q / 1000), q % 1000 }')
+	check "guest: mix: $e fprog1, 10000 skbs: 5556 accepted, vm_insns $want ($line)" \
+		sh -c "echo ' $line ' | grep -q ' verdict=mix frames=9 accepted=5556 .* vm_insns=${want:-none} '"
+done
+# one frame's verdict wrong: the run fails and says which skb
+sed '2s/^[0-9]* /7 /' /tmp/frames.ok > /tmp/frames.bad
+set_knob_file frames /tmp/frames.bad
+set_knob engine new
+err=$(/bench/knob "$KNOBS/run" 1) && err="errno=none"
+check "guest: mix: one frame's verdict wrong fails the run ($err) and leaves no result" \
+	sh -c "[ '$err' = errno=EBADE ] && [ -z \"\$(cat $KNOBS/result)\" ]"
+set_knob frames " "
+err=$(/bench/knob "$KNOBS/run" 1) && err="errno=none"
+check "guest: mix: a run without a frame set is refused ($err)" sh -c "[ '$err' = errno=EINVAL ]"
+set_knob mix 0
 
 # Results parse: every key present and numeric, min <= median.
 set_knob expect 262144
