@@ -150,6 +150,13 @@ static double median(const struct csv_row *r)
 	return r ? atof(res(r, "median")) : 0;
 }
 
+/* Fields up to a NULL, each followed by a comma. */
+static void put_fields(const char *const *f)
+{
+	while (*f)
+		csv_put(out, *f++, 0);
+}
+
 static void put_num(double v, int has, int last)
 {
 	char buf[32] = "";
@@ -192,13 +199,9 @@ static void emit(const struct claim *c)
 				 o.n, o.lo, o.hi);
 	}
 	snprintf(why, sizeof(why), "kind %s: a test of the path, not a measurement", kind);
-	csv_put(out, c->accel, 0);
-	csv_put(out, res(any, "kind"), 0);
-	csv_put(out, res(any, "flavour"), 0);
-	csv_put(out, c->claim, 0);
-	csv_put(out, c->text, 0);
-	csv_put(out, c->cell, 0);
-	csv_put(out, *c->ref ? c->ref : "-", 0);
+	put_fields((const char *const[]){ c->accel, res(any, "kind"), res(any, "flavour"),
+				c->claim, c->text, c->cell, *c->ref ? c->ref : "-",
+				NULL });
 	put_num(value, c->has_value, 0);
 	put_num(c->lo, c->has_ci, 0);
 	put_num(c->hi, c->has_ci, 0);
@@ -838,14 +841,10 @@ static void splits(const char *accel)
 			    !factor(accel, conv, cell, &k, &klo, &khi, &kp))
 				continue;
 			hw = factor(accel, rec->name, cell, &w, &wlo, &whi, &wp);
-			csv_put(out, accel, 0);
-			csv_put(out, res(any, "kind"), 0);
-			csv_put(out, res(any, "flavour"), 0);
-			csv_put(out, rec->name, 0);
-			csv_put(out, cell->name, 0);
-			csv_put(out, f, 0);
-			csv_put(out, s, 0);
-			csv_put(out, res(any, "unit"), 0);
+			put_fields((const char *const[]){ accel, res(any, "kind"),
+						res(any, "flavour"), rec->name,
+						cell->name, f, s, res(any, "unit"),
+						NULL });
 			put_num(w, hw, 0);
 			put_num(wlo, wp, 0);
 			put_num(whi, wp, 0);
@@ -923,14 +922,9 @@ static void median_ratio(const char *accel, const char *tag, const char *pair,
 	ca = run_ci(&run.results, a, &alo, &ahi);
 	cb = run_ci(&run.results, b, &blo, &bhi);
 	ci = ca && cb && blo > 0;
-	csv_put(out, accel, 0);
-	csv_put(out, res(any, "kind"), 0);
-	csv_put(out, res(any, "flavour"), 0);
-	csv_put(out, res(any, "unit"), 0);
-	csv_put(out, tag, 0);
-	csv_put(out, res(a, "filter"), 0);
-	csv_put(out, res(a, "skbs"), 0);
-	csv_put(out, pair, 0);
+	put_fields((const char *const[]){ accel, res(any, "kind"), res(any, "flavour"),
+				res(any, "unit"), tag, res(a, "filter"), res(a, "skbs"),
+				pair, NULL });
 	put_num(median(a) / median(b), 1, 0);
 	put_num(ci ? alo / bhi : 0, ci, 0);
 	put_num(ci ? ahi / blo : 0, ci, 0);
@@ -1005,14 +999,8 @@ static void layout_row(const char *accel, const char *unit, const char *what,
 		lo = fmin(lo, v[i]);
 		hi = fmax(hi, v[i]);
 	}
-	csv_put(out, accel, 0);
-	csv_put(out, res(any, "kind"), 0);
-	csv_put(out, res(any, "flavour"), 0);
-	csv_put(out, unit, 0);
-	csv_put(out, what, 0);
-	csv_put(out, name, 0);
-	csv_put(out, filter, 0);
-	csv_put(out, skbs, 0);
+	put_fields((const char *const[]){ accel, res(any, "kind"), res(any, "flavour"),
+				unit, what, name, filter, skbs, NULL });
 	snprintf(buf, sizeof(buf), "%d", n);
 	csv_put(out, buf, 0);
 	csv_put(out, built, 0);
@@ -1075,15 +1063,10 @@ static void against_rows(const char *accel)
 			continue;
 		a = atof(res(r, "median"));
 		b = atof(res(o, "median"));
-		csv_put(out, accel, 0);
-		csv_put(out, other, 0);
-		csv_put(out, res(r, "kind"), 0);
-		csv_put(out, res(r, "unit"), 0);
-		csv_put(out, res(r, "engine"), 0);
-		csv_put(out, res(r, "filter"), 0);
-		csv_put(out, res(r, "skbs"), 0);
-		csv_put(out, res(r, "median"), 0);
-		csv_put(out, res(o, "median"), 0);
+		put_fields((const char *const[]){ accel, other, res(r, "kind"),
+					res(r, "unit"), res(r, "engine"),
+					res(r, "filter"), res(r, "skbs"),
+					res(r, "median"), res(o, "median"), NULL });
 		put_num(a - b, 1, 0);
 		put_num(b > 0 ? a / b : 0, b > 0, 1);
 	}
@@ -1229,14 +1212,12 @@ static void validation_core(const char *accel, const char *core, const char *pre
 				    reg_words(&ms->rec[m], key, w, REG_MAX) == reg_cells()->n &&
 				    sscanf(w[c], "%lf:%lf:%lf", &uml, &lo, &hi) == 3)
 					mr = &ms->rec[m];
-			csv_put(out, accel, 0);
-			csv_put(out, core, 0);
-			csv_put(out, pred, 0);
-			csv_put(out, own ? "1" : "0", 0);
-			csv_put(out, cr ? reg_get(cr, "year") : "", 0);
-			csv_put(out, cell->name, 0);
-			csv_put(out, val_pairs[p], 0);
-			csv_put(out, p < 2 && nref == reg_cells()->n ? ref[c] : "", 0);
+			put_fields((const char *const[]){ accel, core, pred,
+						own ? "1" : "0",
+						cr ? reg_get(cr, "year") : "", cell->name,
+						val_pairs[p],
+						p < 2 && nref == reg_cells()->n ? ref[c] : "",
+						NULL });
 			put_num(built, 1, 0);
 			snprintf(key, sizeof(key), "%d", nlay);
 			csv_put(out, key, 0);
@@ -1336,18 +1317,20 @@ static int has_mixratios;
  * @accel's ratio @pair in the mixed cell of @filter and @skbs: its paired
  * ratio where it ran the mixed rounds, else the ratio of its two medians;
  * with its CI in *@lo, *@hi where there is one (returns 2), 1 without, 0
- * when there is no ratio; *@is_paired (may be NULL) says which it is.
+ * when there is no ratio; *@over (may be NULL) the layouts (or boots) a
+ * paired ratio is over, else 0.
  */
 static int mixed_ratio(const char *accel, const char *pair, const char *filter,
-		       const char *skbs, double *v, double *lo, double *hi, int *is_paired)
+		       const char *skbs, double *v, double *lo, double *hi, int *over)
 {
 	static const char *const keys[] = { "accel", "pair", "filter", "skbs", NULL };
 	const char *vals[] = { accel, pair, filter, skbs, NULL };
 	const struct csv_row *r = csv_find(has_mixratios ? &mixratios : NULL, keys, vals);
 	const struct csv *c = &mixratios;
 
-	if (is_paired)
-		*is_paired = r != NULL;
+	if (over)
+		*over = !r ? 0 : atoi(csv_get(c, r, csv_has(c, "layouts") &&
+						     *csv_get(c, r, "layouts") ? "layouts" : "boots"));
 	if (!r) {
 		r = run_median_ratio(&run, accel, "mix", pair, filter, skbs);
 		c = &run.mratios;
@@ -1380,18 +1363,13 @@ static void mixed_row(const char *accel, const char *core, const char *figure,
 		if (both && paired) {
 			single = atof(rat(paired, "ratio"));
 			mixed = lo = hi = v;
+			n = both;
 		}
 	}
 	if (timed && strchr(what, '/'))
 		has_u = mixed_ratio(timed, what, filter, skbs, &u, &ulo, &uhi, NULL);
-	csv_put(out, accel, 0);
-	csv_put(out, res(any, "kind"), 0);
-	csv_put(out, res(any, "unit"), 0);
-	csv_put(out, core, 0);
-	csv_put(out, figure, 0);
-	csv_put(out, filter, 0);
-	csv_put(out, skbs, 0);
-	csv_put(out, what, 0);
+	put_fields((const char *const[]){ accel, res(any, "kind"), res(any, "unit"), core,
+				figure, filter, skbs, what, NULL });
 	put_num(single, 1, 0);
 	put_num(mixed, 1, 0);
 	snprintf(buf, sizeof(buf), "%d", n);

@@ -1462,7 +1462,10 @@ static void mixed_line(const char *accel, const char *core, const char *figure,
 		if (r)
 			b = snprintf(buf, sizeof(buf), "%.2f -> %.2f",
 				     atof(csv_get(x, r, "single")), atof(csv_get(x, r, "mixed")));
-		if (r && atoi(csv_get(x, r, "layouts")) > 1)
+		if (r && *csv_get(x, r, "ci_lo"))
+			b += snprintf(buf + b, sizeof(buf) - b, " [%.2f, %.2f]",
+				      atof(csv_get(x, r, "ci_lo")), atof(csv_get(x, r, "ci_hi")));
+		else if (r && atoi(csv_get(x, r, "layouts")) > 1)
 			b += snprintf(buf + b, sizeof(buf) - b, " [%.2f-%.2f]",
 				      atof(csv_get(x, r, "mixed_min")),
 				      atof(csv_get(x, r, "mixed_max")));
@@ -1539,9 +1542,9 @@ static void mixed_table(const char *accel)
 		if (n == 1)
 			printf("mixed traffic, accel=%s\n  (%s):\n"
 			       "  one packet's skbs -> as many skbs of every filters/ packet in a fixed\n"
-			       "  shuffled order (bench.mix=1); [range over the code layouts]; beside it a\n"
-			       "  timed accelerator's mixed ratio on the host a measured record names the\n"
-			       "  core for\n",
+			       "  shuffled order (bench.mix=1); [a, b]: the mixed ratio's 95%% CI;\n"
+			       "  [a-b]: its range over the code layouts; a model's core beside a timed\n"
+			       "  accelerator's mixed ratio on the host a measured record names it for\n",
 			       accel, run_accel_what(&run, accel));
 		mixed_group(accel, csv_get(x, r, "core"), csv_get(x, r, "figure"));
 	}

@@ -1366,6 +1366,20 @@ static int bench_check_prog(struct sock_filter *insns, u32 len,
 	return -EINVAL;
 }
 
+/* The next line of @*buf that is not blank, its number in *@line; NULL at the end. */
+static char *bench_next_line(char **buf, u32 *line)
+{
+	char *p;
+
+	while (*buf) {
+		p = skip_spaces(strsep(buf, "\n"));
+		++*line;
+		if (*p)
+			return p;
+	}
+	return NULL;
+}
+
 static int bench_store_prog(const struct bench_knob *k, char *buf)
 {
 	struct sock_filter *insns;
@@ -1378,11 +1392,7 @@ static int bench_store_prog(const struct bench_knob *k, char *buf)
 	if (!insns)
 		return -ENOMEM;
 
-	while (buf) {
-		p = skip_spaces(strsep(&buf, "\n"));
-		line++;
-		if (!*p)
-			continue;
+	while ((p = bench_next_line(&buf, &line))) {
 		if (len == BPF_MAXINSNS) {
 			pr_warn("prog: line %u: more than %u instructions\n",
 				line, BPF_MAXINSNS);
@@ -1509,11 +1519,7 @@ static int bench_store_frames(const struct bench_knob *k, char *buf)
 	data = kvmalloc_array(BENCH_FRAMES_MAX, sizeof(*data), GFP_KERNEL);
 	if (!data)
 		return -ENOMEM;
-	while (buf) {
-		p = skip_spaces(strsep(&buf, "\n"));
-		line++;
-		if (!*p)
-			continue;
+	while ((p = bench_next_line(&buf, &line))) {
 		snprintf(what, sizeof(what), "frames: line %u", line);
 		if (nr == BENCH_FRAMES_MAX) {
 			pr_warn("%s: more than %d frames\n", what,
