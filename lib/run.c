@@ -130,6 +130,7 @@ void run_load_claims(struct run *run, const char *dir)
 		{ "against.csv", &run->against, &run->has_against },
 		{ "validation.csv", &run->validation, &run->has_validation },
 		{ "mixed.csv", &run->mixed, &run->has_mixed },
+		{ "crosscheck.csv", &run->crosscheck, &run->has_crosscheck },
 	};
 	char path[4096];
 	size_t i;

@@ -37,9 +37,9 @@ struct run_gate {
 
 struct run {
 	struct csv results, ratios, absolute, claims, splits, mratios, layouts, against;
-	struct csv validation, mixed;
+	struct csv validation, mixed, crosscheck;
 	int has_ratios, has_absolute, has_claims, has_splits, has_mratios, has_layouts;
-	int has_against, has_validation, has_mixed;
+	int has_against, has_validation, has_mixed, has_crosscheck;
 	const char **accels;	/* table order: accels.conf's kinds, then the rest */
 	int naccels;
 	char **info;		/* run.txt's key=value lines (run_load_dir) */
@@ -63,7 +63,8 @@ void run_file_kv(const char *path, const char *key, char *buf, size_t n);
 /*
  * Load what results/mkclaims writes beside results.csv: DIR/claims.csv,
  * DIR/decomposition.csv, DIR/median-ratios.csv, DIR/layouts.csv,
- * DIR/against.csv, DIR/validation.csv and DIR/mixed.csv, where they exist.
+ * DIR/against.csv, DIR/validation.csv, DIR/mixed.csv and DIR/crosscheck.csv,
+ * where they exist.
  */
 void run_load_claims(struct run *run, const char *dir);
 /* The directory of the file @path ("." for a bare name) into @buf. */

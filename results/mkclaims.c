@@ -210,7 +210,9 @@ static void emit(const struct claim *c)
 	csv_put(out, n, 0);
 	put_num(o.lo, o.n && o.has_range, 0);
 	put_num(o.hi, o.n && o.has_range, 0);
-	csv_put(out, o.verdicts, 1);
+	csv_put(out, o.verdicts, 0);
+	/* the figure read the other way (t_B / t_A: "new takes 2.1x old's time") */
+	put_num(1 / value, c->has_value && value > 0, 1);
 }
 
 /* The verdict on a ratio A/B (the claim: B faster) and its CI. */
@@ -858,7 +860,10 @@ static void splits(const char *accel)
 			csv_put(out, csv_has(&run.results, "vm_insns") ? buf : "", 0);
 			snprintf(buf, sizeof(buf), "%s", vd ? res(vd, "vm_insns") : "");
 			csv_put(out, csv_has(&run.results, "vm_insns") ? buf : "", 0);
-			csv_put(out, dp && kp ? "paired" : "medians", 1);
+			csv_put(out, dp && kp ? "paired" : "medians", 0);
+			/* each factor read as a cost: how many times dearer */
+			put_num(1 / d, d > 0, 0);
+			put_num(1 / k, k > 0, 1);
 		}
 	}
 }
@@ -951,7 +956,7 @@ static void median_ratios(const char *accel)
 				     run_result(&run, accel, "bench", num, f, s),
 				     run_result(&run, accel, "bench", den, f, s));
 		}
-		for (t = 0; t < 2; t++)
+		for (t = 0; t < (int)(sizeof(tags) / sizeof(tags[0])); t++)
 			for (i = 0; i < run.results.nrows; i++) {
 				const struct csv_row *r = &run.results.rows[i];
 
@@ -1314,18 +1319,20 @@ static struct csv mixratios;
 static int has_mixratios;
 
 /*
- * @accel's ratio @pair in the mixed cell of @filter and @skbs: its paired
- * ratio where it ran the mixed rounds, else the ratio of its two medians;
- * with its CI in *@lo, *@hi where there is one (returns 2), 1 without, 0
- * when there is no ratio; *@over (may be NULL) the layouts (or boots) a
- * paired ratio is over, else 0.
+ * @accel's ratio @pair in the mixed cell of @filter and @skbs: with
+ * @paired its paired ratio where it ran the mixed rounds, else the ratio
+ * of its two medians; with its CI in *@lo, *@hi where there is one
+ * (returns 2), 1 without, 0 when there is no ratio; *@over (may be NULL)
+ * the layouts (or boots) a paired ratio is over, else 0.
  */
 static int mixed_ratio(const char *accel, const char *pair, const char *filter,
-		       const char *skbs, double *v, double *lo, double *hi, int *over)
+		       const char *skbs, int paired, double *v, double *lo, double *hi,
+		       int *over)
 {
 	static const char *const keys[] = { "accel", "pair", "filter", "skbs", NULL };
 	const char *vals[] = { accel, pair, filter, skbs, NULL };
-	const struct csv_row *r = csv_find(has_mixratios ? &mixratios : NULL, keys, vals);
+	const struct csv_row *r = csv_find(paired && has_mixratios ? &mixratios : NULL, keys,
+					   vals);
 	const struct csv *c = &mixratios;
 
 	if (over)
@@ -1357,17 +1364,17 @@ static void mixed_row(const char *accel, const char *core, const char *figure,
 		return;
 	if (strchr(what, '/') && !strcmp(col, "median")) {
 		/* a timed accelerator: its paired ratios where it has both */
-		m = mixed_ratio(accel, what, filter, skbs, &v, &clo, &chi, &both);
 		paired = run_ratio(&run, accel, what, filter, skbs);
+		m = mixed_ratio(accel, what, filter, skbs, !!paired, &v, &clo, &chi, &both);
 		has_ci = m == 2;
-		if (both && paired) {
+		if (both) {
 			single = atof(rat(paired, "ratio"));
 			mixed = lo = hi = v;
 			n = both;
 		}
 	}
 	if (timed && strchr(what, '/'))
-		has_u = mixed_ratio(timed, what, filter, skbs, &u, &ulo, &uhi, NULL);
+		has_u = mixed_ratio(timed, what, filter, skbs, 1, &u, &ulo, &uhi, NULL);
 	put_fields((const char *const[]){ accel, res(any, "kind"), res(any, "unit"), core,
 				figure, filter, skbs, what, NULL });
 	put_num(single, 1, 0);
@@ -1382,7 +1389,8 @@ static void mixed_row(const char *accel, const char *core, const char *figure,
 	put_num(u, has_u, 0);
 	put_num(ulo, has_u == 2, 0);
 	put_num(uhi, has_u == 2, 0);
-	csv_put(out, strcmp(col, "median") ? "model" : both && paired ? "paired" : "medians", 1);
+	put_num(100 * (mixed / u - 1), has_u && u > 0, 0);
+	csv_put(out, strcmp(col, "median") ? "model" : both ? "paired" : "medians", 1);
 }
 
 /* One core's (or a timed accelerator's) rows: every cell, pair and engine. */
@@ -1427,6 +1435,53 @@ static void mixed_rows(const char *accel)
 	}
 }
 
+/*
+ * crosscheck.csv: lib/test_bpf's own timing of its programs (tag
+ * test_bpf) beside the harness's of the filter with the same instructions
+ * on test_bpf's packet (tag crosscheck; filters/README.md), per engine:
+ * both medians and how far the harness's is from test_bpf's, in %.
+ */
+static const struct {
+	const char *test, *filter;
+} crosscheck_pairs[] = {
+	{ "testbpf33", "fprog1" },
+	{ "testbpf34", "testbpf34wrap" },
+};
+
+static const struct csv_row *tagged(const char *accel, const char *tag,
+				    const char *engine, const char *filter)
+{
+	static const char *const keys[] = { "accel", "tag", "engine", "filter", NULL };
+	const char *vals[] = { accel, tag, engine, filter, NULL };
+
+	return csv_find(&run.results, keys, vals);
+}
+
+static void crosscheck_rows(const char *accel)
+{
+	size_t i;
+	int e;
+
+	for (i = 0; i < sizeof(crosscheck_pairs) / sizeof(crosscheck_pairs[0]); i++)
+		for (e = 0; e < reg_engines()->n; e++) {
+			const char *eng = reg_engines()->rec[e].name;
+			const struct csv_row *t = tagged(accel, "test_bpf", eng,
+							 crosscheck_pairs[i].test);
+			const struct csv_row *h = tagged(accel, "crosscheck", eng,
+							 crosscheck_pairs[i].filter);
+
+			if (!t && !h)
+				continue;
+			put_fields((const char *const[]){ accel, eng, crosscheck_pairs[i].test,
+						crosscheck_pairs[i].filter,
+						res(t ? t : h, "unit"),
+						t ? res(t, "median") : "",
+						h ? res(h, "median") : "", NULL });
+			put_num(100 * (median(h) - median(t)) / median(t),
+				t && h && median(t) > 0, 1);
+		}
+}
+
 static void write_file(const char *dir, const char *name, const char *header,
 		       void (*rows)(const char *accel))
 {
@@ -1450,10 +1505,41 @@ static void write_file(const char *dir, const char *name, const char *header,
 	}
 }
 
+/* What mkclaims writes after median-ratios.csv, which they read, in order. */
+static const struct {
+	const char *name, *header;
+	void (*rows)(const char *accel);
+} outputs[] = {
+	{ "claims.csv",
+	  "accel,kind,flavour,claim,text,cell,ref2014,value,ci_lo,ci_hi,verdict,basis,"
+	  "layouts,layout_min,layout_max,layout_verdicts,inverse", claims },
+	{ "decomposition.csv",
+	  "accel,kind,flavour,split,cell,filter,skbs,unit,whole,whole_lo,whole_hi,"
+	  "design,design_lo,design_hi,conversion,conversion_lo,conversion_hi,"
+	  "conversion_vm_num,conversion_vm_den,basis,design_cost,conversion_cost", splits },
+	{ "layouts.csv",
+	  "accel,kind,flavour,unit,what,name,filter,skbs,layouts,built,median,min,max",
+	  layout_rows },
+	{ "against.csv",
+	  "accel,against,kind,unit,engine,filter,skbs,figure,against_figure,delta,ratio",
+	  against_rows },
+	{ "validation.csv",
+	  "accel,core,predictor,own,year,cell,pair,ref2014,built,layouts,model,model_min,"
+	  "model_max,insns,measured,uml,uml_lo,uml_hi,model_off_pct,insns_off_pct,within10,"
+	  "closer", validation_rows },
+	{ "crosscheck.csv", "accel,engine,test,filter,unit,test_bpf,harness,diff_pct",
+	  crosscheck_rows },
+	{ "mixed.csv",
+	  "accel,kind,unit,core,figure,filter,skbs,what,single,mixed,layouts,mixed_min,"
+	  "mixed_max,ci_lo,ci_hi,timed,timed_ratio,timed_lo,timed_hi,off_pct,basis",
+	  mixed_rows },
+};
+
 int main(int argc, char **argv)
 {
 	char path[4096], ratios[4096];
 	FILE *f;
+	size_t i;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: mkclaims RUN_DIR\n");
@@ -1481,29 +1567,7 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/median-ratios.csv", argv[1]);
 	csv_load(&run.mratios, path);
 	run.has_mratios = 1;
-	write_file(argv[1], "claims.csv",
-		   "accel,kind,flavour,claim,text,cell,ref2014,value,ci_lo,ci_hi,verdict,basis,"
-		   "layouts,layout_min,layout_max,layout_verdicts",
-		   claims);
-	write_file(argv[1], "decomposition.csv",
-		   "accel,kind,flavour,split,cell,filter,skbs,unit,whole,whole_lo,whole_hi,"
-		   "design,design_lo,design_hi,conversion,conversion_lo,conversion_hi,"
-		   "conversion_vm_num,conversion_vm_den,basis",
-		   splits);
-	write_file(argv[1], "layouts.csv",
-		   "accel,kind,flavour,unit,what,name,filter,skbs,layouts,built,median,min,max",
-		   layout_rows);
-	write_file(argv[1], "against.csv",
-		   "accel,against,kind,unit,engine,filter,skbs,figure,against_figure,delta,ratio",
-		   against_rows);
-	write_file(argv[1], "validation.csv",
-		   "accel,core,predictor,own,year,cell,pair,ref2014,built,layouts,model,model_min,"
-		   "model_max,insns,measured,uml,uml_lo,uml_hi,"
-		   "model_off_pct,insns_off_pct,within10,closer",
-		   validation_rows);
-	write_file(argv[1], "mixed.csv",
-		   "accel,kind,unit,core,figure,filter,skbs,what,single,mixed,layouts,mixed_min,"
-		   "mixed_max,ci_lo,ci_hi,timed,timed_ratio,timed_lo,timed_hi,basis",
-		   mixed_rows);
+	for (i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++)
+		write_file(argv[1], outputs[i].name, outputs[i].header, outputs[i].rows);
 	return 0;
 }

@@ -348,6 +348,15 @@ static void finding_unmeasured(const struct reg_rec *head)
 			reg_get(head, "text"), *why ? why : "none");
 }
 
+/* [*@lo, *@hi] widened to take @v (*@lo 0: empty). */
+static void widen(double v, double *lo, double *hi)
+{
+	if (!*lo || v < *lo)
+		*lo = v;
+	if (v > *hi)
+		*hi = v;
+}
+
 /* The head claim's magnitude per kind of figure: the inverse of num/den. */
 static void finding_magnitudes(const struct reg_rec *head)
 {
@@ -364,15 +373,11 @@ static void finding_magnitudes(const struct reg_rec *head)
 			continue;	/* a test of a path: no magnitude */
 		for (i = 0; i < c->nrows; i++) {
 			const struct csv_row *r = &c->rows[i];
-			double v = atof(csv_get(c, r, "value"));
+			double v = atof(csv_get(c, r, "inverse"));
 
-			if (strcmp(csv_get(c, r, "claim"), head->name) ||
-			    strcmp(csv_get(c, r, "kind"), kind) || v <= 0)
-				continue;
-			if (!lo || 1 / v < lo)
-				lo = 1 / v;
-			if (1 / v > hi)
-				hi = 1 / v;
+			if (!strcmp(csv_get(c, r, "claim"), head->name) &&
+			    !strcmp(csv_get(c, r, "kind"), kind) && v > 0)
+				widen(v, &lo, &hi);
 		}
 		if (!lo)
 			continue;
@@ -403,16 +408,10 @@ static void finding_why(void)
 	for (i = 0; i < d->nrows; i++) {
 		if (row_tests(d, &d->rows[i]))
 			continue;
-		cv = 1 / atof(csv_get(d, &d->rows[i], "conversion"));
-		dv = 1 / atof(csv_get(d, &d->rows[i], "design"));
-		if (!clo || cv < clo)
-			clo = cv;
-		if (cv > chi)
-			chi = cv;
-		if (!dlo || dv < dlo)
-			dlo = dv;
-		if (dv > dhi)
-			dhi = dv;
+		cv = atof(csv_get(d, &d->rows[i], "conversion_cost"));
+		dv = atof(csv_get(d, &d->rows[i], "design_cost"));
+		widen(cv, &clo, &chi);
+		widen(dv, &dlo, &dhi);
 	}
 	range_text(buf, sizeof(buf), clo, chi);
 	fprintf(out, " Why: the conversion of classic programs since 2014 makes a call %s dearer (",
@@ -667,12 +666,8 @@ static void claims(void)
 					basis = csv_get(c, r, "basis");
 				}
 				same &= !strcmp(verdict, csv_get(c, r, "verdict"));
-				if (*csv_get(c, r, "value")) {
-					if (!lo || v < lo)
-						lo = v;
-					if (v > hi)
-						hi = v;
-				}
+				if (*csv_get(c, r, "value"))
+					widen(v, &lo, &hi);
 			}
 			if (!n)
 				continue;

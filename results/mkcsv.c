@@ -689,11 +689,23 @@ static double perf_run_calls(const struct kv *cell)
 	       samples * calls + (model ? atof(model) : 0);
 }
 
+/* @num / @den of @cell's columns into @key (times @scale), where both are > 0. */
+static void set_quotient(struct kv *cell, const char *key, const char *num,
+			 const char *den, double scale)
+{
+	const char *n = kv_get(cell, num), *d = kv_get(cell, den);
+
+	if (n && d && atof(n) > 0 && atof(d) > 0)
+		set_model_num(cell, key, scale * atof(n) / atof(d));
+}
+
 /*
  * Where perf stat counted a hardware counter: perf_calls (perf_run_calls)
  * and each counted counter per call, as <column>_per_call, what compares
- * two engines' runs.  The run's setup (the knob process, skb allocation,
- * a JIT's compile) is in the counts too, spread over the calls.
+ * two engines' runs; and from the counts perf_ipc (instructions a cycle)
+ * and perf_branch_miss_pct (branch-misses per 100 branches).  The run's setup
+ * (the knob process, skb allocation, a JIT's compile) is in the counts
+ * too, spread over the calls.
  */
 static void perf_per_call(struct kv *cell)
 {
@@ -702,9 +714,7 @@ static void perf_per_call(struct kv *cell)
 	size_t i;
 	int any = 0;
 
-	if (calls <= 0)
-		return;
-	for (i = 0; i < sizeof(perf_events) / sizeof(perf_events[0]); i++) {
+	for (i = 0; calls > 0 && i < sizeof(perf_events) / sizeof(perf_events[0]); i++) {
 		const char *v = kv_get(cell, perf_events[i].column);
 		char *end;
 		double d;
@@ -722,6 +732,8 @@ static void perf_per_call(struct kv *cell)
 		snprintf(buf, sizeof(buf), "%s_per_call", perf_events[i].column);
 		set_model_num(cell, buf, d / calls);
 	}
+	set_quotient(cell, "perf_ipc", "instructions", "cycles", 1);
+	set_quotient(cell, "perf_branch_miss_pct", "branch_misses", "branches", 100);
 }
 
 /*

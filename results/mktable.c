@@ -36,17 +36,6 @@ static size_t nengines;
 
 #define NENGINES nengines
 
-/*
- * test_bpf's programs and the filter the harness times on its packet:
- * the same instructions (filters/README.md), only the accept value differs.
- */
-static const struct {
-	const char *test, *filter, *note;
-} crosscheck[] = {
-	{ "testbpf33", "fprog1", "" },
-	{ "testbpf34", "testbpf34wrap", "" },
-};
-
 
 static const char *get(const struct csv_row *r, const char *name)
 {
@@ -731,8 +720,6 @@ static void decomposition(const char *accel)
 		const struct csv *d = &run.splits;
 		const struct csv_row *r = &d->rows[i];
 		int paired = !strcmp(csv_get(d, r, "basis"), "paired");
-		double design = atof(csv_get(d, r, "design"));
-		double conv = atof(csv_get(d, r, "conversion"));
 		const char *name = csv_get(d, r, "split");
 		const struct reg_rec *sp = reg_find(reg_splits(), name, 0);
 		char num[64];
@@ -750,8 +737,8 @@ static void decomposition(const char *accel)
 		       cell_head(csv_get(d, r, "cell")), name, reg_get(sp, "design"), ob,
 		       reg_get(sp, "conversion"), db, paired ? " (paired, 95% CI)" :
 		       " (no paired cells: ratios of the medians above)",
-		       conv > 0 ? 1 / conv : 0, csv_get(d, r, "conversion_vm_den"),
-		       csv_get(d, r, "conversion_vm_num"), design > 0 ? 1 / design : 0,
+		       atof(csv_get(d, r, "conversion_cost")), csv_get(d, r, "conversion_vm_den"),
+		       csv_get(d, r, "conversion_vm_num"), atof(csv_get(d, r, "design_cost")),
 		       num);
 	}
 	printf("\n");
@@ -809,36 +796,31 @@ static void reference(void)
 	}
 }
 
+/*
+ * test_bpf's programs beside the harness's filter of the same instructions
+ * on its packet (crosscheck.csv, results/mkclaims; filters/README.md).
+ */
 static void crosscheck_table(const char *accel)
 {
-	size_t i, e;
-	int printed = 0;
+	const struct csv *x = &run.crosscheck;
+	int i, printed = 0;
 
-	for (i = 0; i < sizeof(crosscheck) / sizeof(crosscheck[0]); i++) {
-		for (e = 0; e < NENGINES; e++) {
-			const char *eng = engines[e].engine;
-			const struct csv_row *t = find(accel, "test_bpf", eng,
-						   crosscheck[i].test, NULL);
-			const struct csv_row *h = find(accel, "crosscheck", eng,
-						   crosscheck[i].filter, NULL);
-			char diff[32] = "-";
+	for (i = 0; run.has_crosscheck && i < x->nrows; i++) {
+		const struct csv_row *r = &x->rows[i];
+		const char *t = csv_get(x, r, "test_bpf"), *h = csv_get(x, r, "harness");
+		char diff[32] = "-";
 
-			if (!t && !h)
-				continue;
-			if (!printed++)
-				printf("cross-check, accel=%s, test_bpf's 100-byte packet, %s per call:\n"
-				       "%-28s %10s %10s %8s\n", accel,
-				       get(t ? t : h, "unit"), "", "test_bpf", "harness",
-				       "diff");
-			if (t && h && median(t) > 0)
-				snprintf(diff, sizeof(diff), "%+.1f%%",
-					 100.0 * (median(h) - median(t)) / median(t));
-			printf("#%s %-4s vs %s%-10s %10s %10s %8s%s\n",
-			       crosscheck[i].test + 7, eng, crosscheck[i].filter, "",
-			       t ? get(t, "median") : "n/a",
-			       h ? get(h, "median") : "n/a", diff,
-			       crosscheck[i].note);
-		}
+		if (strcmp(csv_get(x, r, "accel"), accel))
+			continue;
+		if (!printed++)
+			printf("cross-check, accel=%s, test_bpf's 100-byte packet, %s per call:\n"
+			       "%-28s %10s %10s %8s\n", accel, csv_get(x, r, "unit"), "",
+			       "test_bpf", "harness", "diff");
+		if (*csv_get(x, r, "diff_pct"))
+			snprintf(diff, sizeof(diff), "%+.1f%%", atof(csv_get(x, r, "diff_pct")));
+		printf("#%s %-4s vs %s%-10s %10s %10s %8s\n", csv_get(x, r, "test") + 7,
+		       csv_get(x, r, "engine"), csv_get(x, r, "filter"), "", *t ? t : "n/a",
+		       *h ? h : "n/a", diff);
 	}
 	if (printed)
 		printf("\n");
@@ -855,17 +837,6 @@ static void crosscheck_table(const char *accel)
 static const char *perf_get(const struct csv_row *r, const char *col)
 {
 	return csv_has(&run.results, col) ? get(r, col) : "";
-}
-
-/* @v is a count perf stat printed, not "not supported", "not counted" or none */
-static int is_count(const char *v)
-{
-	char *end;
-
-	if (!*v)
-		return 0;
-	strtod(v, &end);
-	return !*end;
 }
 
 static void perf_table(const char *accel)
@@ -901,10 +872,8 @@ static void perf_table(const char *accel)
 			snprintf(col, sizeof(col), "%s_per_call", cols[c]);
 			per_call |= *perf_get(r, "perf_calls") && *perf_get(r, col);
 		}
-		if (is_count(get(r, "branches")) && is_count(get(r, "branch_misses")) &&
-		    atof(get(r, "branches")) > 0)
-			printf(" %9.2f%%\n", 100.0 * atof(get(r, "branch_misses")) /
-			       atof(get(r, "branches")));
+		if (*perf_get(r, "perf_branch_miss_pct"))
+			printf(" %9.2f%%\n", atof(perf_get(r, "perf_branch_miss_pct")));
 		else
 			printf(" %10s\n", "-");
 	}
@@ -915,8 +884,6 @@ static void perf_table(const char *accel)
 		for (e = 0; e < NENGINES; e++) {
 			const struct csv_row *r = find(accel, "bench", engines[e].engine,
 						       "fprog2", "1");
-			double cyc, ins;
-
 			if (!r || !*perf_get(r, "perf_calls"))
 				continue;
 			printf("%-14s %14s", engines[e].label, perf_get(r, "perf_calls"));
@@ -928,10 +895,8 @@ static void perf_table(const char *accel)
 				printf(" %14s", *v ? v : "-");
 				if (strcmp(cols[c], "instructions"))
 					continue;
-				cyc = atof(perf_get(r, "cycles_per_call"));
-				ins = atof(v);
-				if (cyc > 0 && ins > 0)
-					printf(" %8.2f", ins / cyc);
+				if (*perf_get(r, "perf_ipc"))
+					printf(" %8.2f", atof(perf_get(r, "perf_ipc")));
 				else
 					printf(" %8s", "-");
 			}
@@ -1441,7 +1406,7 @@ static const struct csv_row *mixed_find(const char *accel, const char *core,
 	return NULL;
 }
 
-#define MCELL	36
+#define MCELL	44
 
 static void mixed_line(const char *accel, const char *core, const char *figure,
 		       const char *what)
@@ -1470,8 +1435,9 @@ static void mixed_line(const char *accel, const char *core, const char *figure,
 				      atof(csv_get(x, r, "mixed_min")),
 				      atof(csv_get(x, r, "mixed_max")));
 		if (r && *csv_get(x, r, "timed_ratio"))
-			snprintf(buf + b, sizeof(buf) - b, " %s %.2f", csv_get(x, r, "timed"),
-				 atof(csv_get(x, r, "timed_ratio")));
+			snprintf(buf + b, sizeof(buf) - b, " %s %.2f (%+.0f%%)",
+				 csv_get(x, r, "timed"), atof(csv_get(x, r, "timed_ratio")),
+				 atof(csv_get(x, r, "off_pct")));
 		len += snprintf(line + len, sizeof(line) - len, " %-*s", MCELL, buf);
 		any |= r != NULL;
 	}

@@ -74,6 +74,35 @@ static double per_vm_insn(const struct run *run, const struct csv_row *r)
 	return atof(csv_get(&run->results, r, "median_per_vm_insn"));
 }
 
+/*
+ * One engine's change in one cell from the first run to the last, formed
+ * here once for the table and the plot: the medians, their quotient
+ * (0: a run lacks the cell), and per call = VM instructions x cost per VM
+ * instruction on each (0: not known).
+ */
+struct change {
+	double first, last, ratio;
+	double va, vb, pa, pb, per_insn_ratio;
+};
+
+static struct change change_of(struct run *runs, int n, const char *accel,
+			       const char *engine, const struct reg_rec *c)
+{
+	const struct csv_row *a = cell(&runs[0], accel, engine, c);
+	const struct csv_row *b = cell(&runs[n - 1], accel, engine, c);
+	struct change ch = {
+		.first = median(&runs[0], a), .last = median(&runs[n - 1], b),
+		.va = vm_insns(&runs[0], a), .vb = vm_insns(&runs[n - 1], b),
+		.pa = per_vm_insn(&runs[0], a), .pb = per_vm_insn(&runs[n - 1], b),
+	};
+
+	if (n > 1 && ch.first > 0 && ch.last > 0)
+		ch.ratio = ch.last / ch.first;
+	if (ch.pa > 0 && ch.pb > 0)
+		ch.per_insn_ratio = ch.pb / ch.pa;
+	return ch;
+}
+
 static int has_engine(struct run *runs, int n, const char *accel,
 		      const char *engine, const struct reg_rec *c)
 {
@@ -106,7 +135,7 @@ static void figures(struct run *runs, int n, const char *accel,
 		for (e = 0; e < eng->n; e++) {
 			const char *name = eng->rec[e].name;
 			char ref[REG_MAX][32];
-			double first, last;
+			struct change ch = change_of(runs, n, accel, name, cr);
 
 			if (!has_engine(runs, n, accel, name, cr))
 				continue;
@@ -129,10 +158,8 @@ static void figures(struct run *runs, int n, const char *accel,
 						 csv_get(&runs[i].results, r, "vm_insns"));
 				printf("  %10.1f %5s", median(&runs[i], r), vm);
 			}
-			first = median(&runs[0], cell(&runs[0], accel, name, cr));
-			last = median(&runs[n - 1], cell(&runs[n - 1], accel, name, cr));
-			if (n > 1 && first > 0 && last > 0)
-				printf("  %9.2f", last / first);
+			if (ch.ratio > 0)
+				printf("  %9.2f", ch.ratio);
 			printf("\n");
 		}
 	}
@@ -160,19 +187,16 @@ static void decomposition(struct run *runs, int n, const char *accel)
 
 		for (c = 0; c < cells->n; c++) {
 			const struct reg_rec *cr = &cells->rec[c];
-			const struct csv_row *a = cell(&runs[0], accel, name, cr);
-			const struct csv_row *b = cell(&runs[n - 1], accel, name, cr);
-			double va = vm_insns(&runs[0], a), vb = vm_insns(&runs[n - 1], b);
-			double pa = per_vm_insn(&runs[0], a), pb = per_vm_insn(&runs[n - 1], b);
+			struct change ch = change_of(runs, n, accel, name, cr);
 
-			if (strcmp(reg_get(cr, "skbs"), "1") || va <= 0 || vb <= 0 || pa <= 0 ||
-			    pb <= 0)
+			if (strcmp(reg_get(cr, "skbs"), "1") || ch.va <= 0 || ch.vb <= 0 ||
+			    ch.per_insn_ratio <= 0)
 				continue;
 			any = 1;
-			same &= va == vb;
+			same &= ch.va == ch.vb;
 			printf("  %-14s %-7s %3g -> %3g VM insns x %6.2f -> %6.2f per insn (%.2fx)\n",
 			       shown++ ? "" : engine_label(name), reg_get(cr, "filter"),
-			       va, vb, pa, pb, pb / pa);
+			       ch.va, ch.vb, ch.pa, ch.pb, ch.per_insn_ratio);
 		}
 	}
 	if (any)
@@ -250,13 +274,12 @@ static void plot(struct run *runs, int n, const char *accel)
 	for (k = 0; k < nser; k++) {
 		fprintf(dat, "# %s\n", eng->rec[ser[k]].name);
 		for (c = 0; c < cells->n; c++) {
-			const char *name = eng->rec[ser[k]].name;
-			double a = median(&runs[0], cell(&runs[0], accel, name, &cells->rec[c]));
-			double b = median(&runs[n - 1], cell(&runs[n - 1], accel, name, &cells->rec[c]));
+			struct change ch = change_of(runs, n, accel, eng->rec[ser[k]].name,
+						     &cells->rec[c]);
 
-			if (a > 0 && b > 0)
+			if (ch.ratio > 0)
 				fprintf(dat, "%.4f %.4f 0 0 %.4f\n",
-					c + 1 - 0.4 + w * (k + 0.5), b / a, w);
+					c + 1 - 0.4 + w * (k + 0.5), ch.ratio, w);
 		}
 		fprintf(dat, "\n\n");
 	}

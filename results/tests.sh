@@ -179,7 +179,7 @@ grep -v 'placement=11 ' "$tmp/eng/tcg/cells.txt" > "$tmp/short/tcg/cells.txt"
 expect "placements: a cell with a placement missing is refused" \
 	sh -c "! '$tools/mkcsv' '$tmp/short' > /dev/null 2>&1"
 expect "mkcsv keeps every key it is not told about, as columns after the known ones (and icount's perf_calls and counts per call)" \
-	sh -c "head -n 1 '$tmp/eng/results.csv' | grep -q ',gate_waits,clock,perf_calls,branches_per_call,branch_misses_per_call,image_start,image_end,vm_insns,future_key\(,\|$\)' && grep -q ',tsc,,,,0xffffffffa0007000,0xffffffffa0007200,0,7\(,\|$\)' '$tmp/eng/results.csv'"
+	sh -c "head -n 1 '$tmp/eng/results.csv' | grep -q ',gate_waits,clock,perf_calls,branches_per_call,branch_misses_per_call,perf_branch_miss_pct,image_start,image_end,vm_insns,future_key\(,\|$\)' && grep -q ',tsc,,,,,0xffffffffa0007000,0xffffffffa0007200,0,7\(,\|$\)' '$tmp/eng/results.csv'"
 "$tools/mktable" "$tmp/eng/results.csv" > "$tmp/eng/table.txt" 2>> "$tmp/err" || true
 expect "registry: oldjit's row carries its registry label" \
 	grep -q '^old BPF jit  *20.0  *n/a  *30.0  *n/a$' "$tmp/eng/table.txt"

@@ -222,13 +222,31 @@ for e in $engines; do
 	check "guest: mix: $e fprog1, 10000 skbs: 5556 accepted, vm_insns $want ($line)" \
 		sh -c "echo ' $line ' | grep -q ' verdict=mix frames=9 accepted=5556 .* vm_insns=${want:-none} '"
 done
-# one frame's verdict wrong: the run fails and says which skb
+# as many skbs as frames: each frame once
+set_knob engine new
+set_knob skbs 9
+line=
+if set_knob run 1; then line=$(cat "$KNOBS/result"); fi
+check "guest: mix: 9 skbs of 9 frames hold each once: 5 accepted ($line)" \
+	sh -c "echo ' $line ' | grep -q ' verdict=mix frames=9 accepted=5 '"
+err=$(/bench/knob "$KNOBS/skbs" 8 "$KNOBS/run" 1) && err="errno=none"
+check "guest: mix: fewer skbs than frames is refused (${err##* })" sh -c "[ '${err##* }' = errno=EINVAL ]"
+# one frame's verdict wrong: the run fails and says which skb and verdict
 sed '2s/^[0-9]* /7 /' /tmp/frames.ok > /tmp/frames.bad
 set_knob_file frames /tmp/frames.bad
-set_knob engine new
+set_knob skbs 10000
+dmesg -c > /dev/null
 err=$(/bench/knob "$KNOBS/run" 1) && err="errno=none"
-check "guest: mix: one frame's verdict wrong fails the run ($err) and leaves no result" \
-	sh -c "[ '$err' = errno=EBADE ] && [ -z \"\$(cat $KNOBS/result)\" ]"
+check "guest: mix: one frame's verdict wrong fails the run ($err), leaves no result, names the frame's verdict" \
+	sh -c "[ '$err' = errno=EBADE ] && [ -z \"\$(cat $KNOBS/result)\" ] &&
+		dmesg | grep -q 'new returned 262144 (0x40000) for skb [0-9]*, expected 7 (0x7)'"
+printf '262144 %03030d\n' 0 > /tmp/frames.long	# 1515 zero bytes
+err=$(/bench/knob "$KNOBS/frames" - < /tmp/frames.long) && err="errno=none"
+check "guest: frames: a frame of 1515 bytes is refused ($err)" sh -c "[ '$err' = errno=E2BIG ]"
+head -1 /tmp/frames.ok > /tmp/frames.one
+set_knob_file frames /tmp/frames.one
+err=$(/bench/knob "$KNOBS/run" 1) && err="errno=none"
+check "guest: mix: a set of one frame is refused ($err)" sh -c "[ '$err' = errno=EINVAL ]"
 set_knob frames " "
 err=$(/bench/knob "$KNOBS/run" 1) && err="errno=none"
 check "guest: mix: a run without a frame set is refused ($err)" sh -c "[ '$err' = errno=EINVAL ]"
