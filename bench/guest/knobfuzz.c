@@ -1463,7 +1463,7 @@ static void check_defaults(void)
 		{ "headlen", "0\n" }, { "prog", "" }, { "packet", "" },
 		{ "expect", "" }, { "rounds", "30\n" },
 		{ "round_engines", "" }, { "result", "" },
-		{ "rounds_result", "" },
+		{ "rounds_result", "" }, { "mix", "0\n" }, { "frames", "" },
 	};
 	char buf[256];
 	size_t i;
@@ -1584,6 +1584,7 @@ static void reload(const char *ko, int cycles, int procs, uint64_t seed)
 			set_value("prog", "{ 0x6, 0, 0, 0x00000001 },\n");
 			set_value("packet", "0011223344550011223344550800");
 			set_value("expect", "1");
+			set_value("mix", "0");	/* the fuzz may have left mixed traffic on */
 			set_value("engine", "baseline");
 			set_value("skbs", "1");
 			set_value("samples", "5");
