@@ -62,9 +62,12 @@ rows() {
 			# window two passes over every skb: they differ by design
 			bad = v["tag"] == "bench" && (v["counted_insns"] <= 0 || (v["model_insns"] - v["counted_insns"]) ^ 2 > (0.01 * v["counted_insns"]) ^ 2)
 		else if (rule == "switch")
-			bad = v["engine"] == "old" && (v["model_ind"] - v["vm_insns"]) ^ 2 > 0.0001
+			# exact on one packet; a mixed cell has a mean vm_insns of
+			# three decimals
+			bad = v["engine"] == "old" && (v["model_ind"] - v["vm_insns"]) ^ 2 > (v["tag"] == "bench" ? 0 : 0.0001)
 		else if (rule == "threaded")
-			bad = (v["engine"] == "new" || v["engine"] == "new2014") && v["model_ind"] + 0.01 < v["vm_insns"] + 0
+			bad = (v["engine"] == "new" || v["engine"] == "new2014") &&
+				v["model_ind"] + (v["tag"] == "bench" ? 0 : 0.01) < v["vm_insns"] + 0
 		else if (rule == "oldjit")
 			bad = v["engine"] == "oldjit" && v["model_ind"] + 0 != 1
 		else if (rule == "caches")
