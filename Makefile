@@ -124,7 +124,7 @@ $(TOOLS)/mkcsv: results/mkcsv.c lib/stats.c lib/stats.h lib/cell.h lib/registry.
 	$(CC) $(HOSTCFLAGS) $(REGFLAGS) -o $@ $< lib/stats.c lib/registry.c -lm
 
 # The host tools share lib/: the CSV reader, the registries, the statistics.
-HOSTLIB := lib/csv.c lib/layouts.c lib/registry.c lib/run.c lib/stats.c
+HOSTLIB := lib/cells.c lib/csv.c lib/layouts.c lib/registry.c lib/run.c lib/stats.c
 HOSTHDR := lib/cell.h lib/csv.h lib/layouts.h lib/registry.h lib/run.h lib/stats.h
 REGFLAGS := -DREG_DIR='"$(TOP)/bench"'
 

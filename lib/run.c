@@ -47,6 +47,7 @@ void run_open(struct run *run, const char *results, const char *ratios,
 			if (kind_rank(csv_get(&run->results, &run->results.rows[i], "kind")) == k)
 				add_accel(run, csv_get(&run->results, &run->results.rows[i],
 						       "accel"));
+	run_type_cells(run);
 }
 
 static const char *in_dir(char *buf, size_t n, const char *dir,
@@ -141,6 +142,7 @@ void run_load_claims(struct run *run, const char *dir)
 			*files[i].has = 1;
 		}
 	}
+	run_type_cells(run);
 }
 
 const char *run_dir_of(const char *path, char *buf, size_t n)

@@ -35,6 +35,55 @@ struct run_gate {
 	double busy_min, busy_max;	/* control_ns of the discarded boots */
 };
 
+/*
+ * A figure as a renderer shows it, formed once when the run is loaded
+ * (lib/cells.c): its value, its 95% CI where it has one, what that CI is
+ * over and the row it came from.  csv NULL: the run has no such figure.
+ */
+struct run_fig {
+	const struct csv *csv;
+	const struct csv_row *row;
+	double v;
+	double lo, hi;		/* the 95% CI; NAN when there is none */
+	const char *over;	/* its file's ci_over (layouts, boots), or "" */
+	int boots;		/* the boots it is over; 1: one boot */
+};
+
+/* What the whiskers of a cell's median show in a plot. */
+enum run_whisker { RUN_WHISKER_CI, RUN_WHISKER_MINMAX, RUN_WHISKER_SD };
+
+/*
+ * A cell of the run, typed: an engine's figures in one (tag, filter, skbs)
+ * of one accelerator.  The bench plan's median (results.csv) and the
+ * paired rounds' median over boots (absolute.csv) are both kept; @figure
+ * is the one a cell's single number shows, decided here once: the one
+ * over boots where the run has it.
+ */
+struct run_cell {
+	const char *accel, *kind, *tag, *engine, *filter, *packet, *skbs, *unit;
+	struct run_fig median;		/* results.csv; csv NULL: none */
+	struct run_fig paired;		/* absolute.csv; csv NULL: none */
+	const struct run_fig *figure;	/* &paired where there, else &median */
+	double whisker_lo, whisker_hi;	/* the median's whisker ends */
+	enum run_whisker whisker;	/* the CI, else min..max, else min..mean+sd */
+	double vm_insns;		/* eBPF/classic insns a call; NAN: not counted */
+	double per_vm_insn;		/* median_per_vm_insn (mkcsv); NAN: none */
+};
+
+/*
+ * A ratio A/B of one cell, typed: the paired ratio (ratios.csv, over the
+ * interleaved rounds) and the ratio of the two medians (median-ratios.csv,
+ * results/mkclaims); @figure is the one to quote: the paired one where the
+ * run has it.
+ */
+struct run_quot {
+	const char *accel, *tag, *pair, *filter, *skbs;
+	struct run_fig paired;		/* csv NULL: none */
+	struct run_fig medians;		/* csv NULL: none */
+	const struct run_fig *figure;
+	double halfwidth_pct;		/* of the paired CI; NAN: none */
+};
+
 struct run {
 	struct csv results, ratios, absolute, claims, splits, mratios, layouts, against;
 	struct csv validation, mixed, crosscheck;
@@ -46,6 +95,10 @@ struct run {
 	int ninfo;
 	struct run_gate *gates;	/* run_load_gates */
 	int ngates;
+	struct run_cell *cells;	/* run_type_cells */
+	int ncells;
+	struct run_quot *quots;
+	int nquots;
 };
 
 /* Load RESULTS (and each other file that is not NULL). */
@@ -76,6 +129,25 @@ const char *run_dir_of(const char *path, char *buf, size_t n);
 void run_load_gates(struct run *run, const char *dir);
 /* The quiet gate's records of @accel, or NULL (no pinned boot recorded). */
 const struct run_gate *run_gate(const struct run *run, const char *accel);
+
+/*
+ * Type the cells and ratios of the files loaded so far (lib/cells.c);
+ * run_open and run_load_claims call it, so a loaded run is typed.
+ */
+void run_type_cells(struct run *run);
+/* A typed cell; NULL @filter or @skbs matches any; NULL when none. */
+const struct run_cell *run_cell(const struct run *run, const char *accel,
+				const char *tag, const char *engine,
+				const char *filter, const char *skbs);
+/* The same, on packet @packet (NULL: any). */
+const struct run_cell *run_cell_on(const struct run *run, const char *accel,
+				   const char *tag, const char *engine,
+				   const char *filter, const char *packet,
+				   const char *skbs);
+/* A typed ratio "A/B" (@tag bench or seccomp); NULL when neither file has it. */
+const struct run_quot *run_quot(const struct run *run, const char *accel,
+				const char *tag, const char *pair,
+				const char *filter, const char *skbs);
 
 /* A cell of results.csv; NULL for @filter or @skbs matches any. */
 const struct csv_row *run_result(const struct run *run, const char *accel,

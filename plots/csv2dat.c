@@ -99,23 +99,6 @@ static const char *get(const struct csv_row *r, const char *col)
 }
 
 
-/* A column that may be absent or empty: NAN then. */
-static double num(const struct csv_row *r, const char *col)
-{
-	const char *s;
-	char *end;
-	double v;
-
-	if (!csv_has(&run.results, col))
-		return NAN;
-	s = get(r, col);
-	if (!*s)
-		return NAN;
-	errno = 0;
-	v = strtod(s, &end);
-	return (errno || *end) ? NAN : v;
-}
-
 static void die(const char *what)
 {
 	perror(what);
@@ -163,15 +146,17 @@ static void gp_assign(FILE *f, const char *var, const char *val)
 	fputc('\n', f);
 }
 
-/* A bench cell on the bench packet (the sweep has other skbs counts). */
-static const struct csv_row *find(const char *accel, const char *engine,
-				  const char *filter, const char *skbs)
+/*
+ * A typed bench cell the bench plan measured on the bench packet (the
+ * sweep has other skbs counts), or NULL.
+ */
+static const struct run_cell *find(const char *accel, const char *engine,
+				   const char *filter, const char *skbs)
 {
-	static const char *const keys[] = { "accel", "tag", "packet", "engine",
-					    "filter", "skbs", NULL };
-	const char *values[] = { accel, "bench", BENCH_PACKET, engine, filter, skbs };
+	const struct run_cell *t = run_cell_on(&run, accel, "bench", engine, filter,
+					       BENCH_PACKET, skbs);
 
-	return csv_find(&run.results, keys, values);
+	return t && t->median.csv ? t : NULL;
 }
 
 static int engine_index(const char *name)
@@ -193,47 +178,40 @@ static int engine_index(const char *name)
 	return nengines++;
 }
 
-/* Whether any cell of @accel carries the module's 95% CI of the median. */
-static int accel_has_ci(const char *accel)
+/*
+ * What the whiskers of @accel's medians show (lib/cells.c decides per
+ * cell): the CI where any cell has one.
+ */
+static enum run_whisker accel_whisker(const char *accel)
 {
+	enum run_whisker w = RUN_WHISKER_SD;
 	int i;
 
-	for (i = 0; i < run.results.nrows; i++)
-		if (!strcmp(get(&run.results.rows[i], "accel"), accel) &&
-		    !isnan(num(&run.results.rows[i], "ci_lo")) &&
-		    !isnan(num(&run.results.rows[i], "ci_hi")))
-			return 1;
-	return 0;
+	for (i = 0; i < run.ncells; i++) {
+		const struct run_cell *t = &run.cells[i];
+
+		if (strcmp(t->accel, accel) || !t->median.csv)
+			continue;
+		if (t->whisker == RUN_WHISKER_CI)
+			return RUN_WHISKER_CI;
+		w = t->whisker;
+	}
+	return w;
 }
 
 /* What the whiskers of @accel's plot show. */
 static const char *spread_what(const char *accel, int line)
 {
-	if (accel_has_ci(accel))
-		return line ? "point = median, whiskers = 95% CI of the median (order statistics)" :
-			      "bar = median, whiskers = 95% CI of the median (order statistics)";
-	if (csv_has(&run.results, "max"))
-		return line ? "point = median, whiskers = min..max sample" :
-			      "bar = median, whiskers = min..max sample";
-	return line ? "point = median, whiskers = min sample..mean+1 stddev (no CI: fewer than 6 samples)" :
-		      "bar = median, whiskers = min sample..mean+1 stddev (no CI: fewer than 6 samples)";
-}
+	static const char *const what[][2] = {
+		[RUN_WHISKER_CI] = { "bar = median, whiskers = 95% CI of the median (order statistics)",
+				     "point = median, whiskers = 95% CI of the median (order statistics)" },
+		[RUN_WHISKER_MINMAX] = { "bar = median, whiskers = min..max sample",
+					 "point = median, whiskers = min..max sample" },
+		[RUN_WHISKER_SD] = { "bar = median, whiskers = min sample..mean+1 stddev (no CI: fewer than 6 samples)",
+				     "point = median, whiskers = min sample..mean+1 stddev (no CI: fewer than 6 samples)" },
+	};
 
-static void spread(const struct csv_row *r, double *lo, double *hi)
-{
-	double med = num(r, "median");
-
-	*lo = num(r, "ci_lo");
-	*hi = num(r, "ci_hi");
-	if (isnan(*lo) || isnan(*hi)) {
-		*lo = num(r, "min");
-		*hi = csv_has(&run.results, "max") ? num(r, "max") :
-			num(r, "mean") + num(r, "stddev");
-	}
-	if (isnan(*lo) || *lo > med)
-		*lo = med;
-	if (isnan(*hi) || *hi < med)
-		*hi = med;
+	return what[accel_whisker(accel)][!!line];
 }
 
 /* "accel=tcg: EMULATED (QEMU TCG), not hardware timing" and the like. */
@@ -303,14 +281,11 @@ static double bar_x(int c, int i, int n)
 	return c + 1 - 0.4 + w * (i + 0.5);
 }
 
-/* One bar of a bars plot: x, median, whisker ends, width. */
-static void bar_line(FILE *dat, const struct csv_row *r, int c, int i, int n)
+/* One bar of a bars plot: x, median, whisker ends (lib/cells.c), width. */
+static void bar_line(FILE *dat, const struct run_cell *t, int c, int i, int n)
 {
-	double lo, hi;
-
-	spread(r, &lo, &hi);
-	fprintf(dat, "%.4f %.3f %.3f %.3f %.4f\n", bar_x(c, i, n),
-		num(r, "median"), lo, hi, 0.8 / n);
+	fprintf(dat, "%.4f %.3f %.3f %.3f %.4f\n", bar_x(c, i, n), t->median.v,
+		t->whisker_lo, t->whisker_hi, 0.8 / n);
 }
 
 /* The parameter file of plot @stem, naming its data file. */
@@ -354,8 +329,8 @@ static void bars(const struct accel *a)
 			continue;
 		fprintf(dat, "# %s\n", engines[e].name);
 		for (c = 0; c < ncells(); c++) {
-			const struct csv_row *r = find(a->name, engines[e].name,
-						       cell_get(c, "filter"), cell_get(c, "skbs"));
+			const struct run_cell *r = find(a->name, engines[e].name,
+							cell_get(c, "filter"), cell_get(c, "skbs"));
 
 			if (!r)
 				continue;
@@ -407,24 +382,26 @@ static int ratio(const char *accel, const char *num_e, const char *den_e,
 		 int c, struct rbar *b)
 {
 	const char *f = cell_get(c, "filter"), *s = cell_get(c, "skbs");
-	const struct csv_row *r;
+	const struct run_quot *q;
 	char pair[160];
 
 	b->v = NAN;
 	snprintf(pair, sizeof(pair), "%s/%s", num_e, den_e);
-	r = run_ratio(&run, accel, pair, f, s);
-	if (r) {
-		b->v = b->lo = b->hi = atof(csv_get(&run.ratios, r, "ratio"));
-		run_ci(&run.ratios, r, &b->lo, &b->hi);
-		snprintf(b->label, sizeof(b->label), "%.2fx", b->v);
-		return 2;
-	}
-	r = run_median_ratio(&run, accel, "bench", pair, f, s);
-	if (!r)
+	q = run_quot(&run, accel, "bench", pair, f, s);
+	if (!q || !q->figure->csv)
 		return 0;
-	b->v = b->lo = b->hi = atof(csv_get(&run.mratios, r, "ratio"));
-	snprintf(b->label, sizeof(b->label), "%.1fx", b->v);
-	return 1;
+	b->v = b->lo = b->hi = q->figure->v;
+	if (q->figure == &q->medians) {
+		/* whiskers only on a paired ratio: the bar says which it is */
+		snprintf(b->label, sizeof(b->label), "%.1fx", b->v);
+		return 1;
+	}
+	if (!isnan(q->paired.lo)) {
+		b->lo = q->paired.lo;
+		b->hi = q->paired.hi;
+	}
+	snprintf(b->label, sizeof(b->label), "%.2fx", b->v);
+	return 2;
 }
 
 /*
@@ -703,8 +680,7 @@ static void sweep(const struct accel *a, const char *filter)
 		int rows = 0;
 
 		for (k = 0; k < nskbs; k++) {
-			const struct csv_row *r;
-			double lo, hi;
+			const struct run_cell *r;
 
 			snprintf(buf, sizeof(buf), "%ld", skbs[k]);
 			r = find(a->name, engines[e].name, filter, buf);
@@ -712,9 +688,8 @@ static void sweep(const struct accel *a, const char *filter)
 				continue;
 			if (!rows++)
 				fprintf(dat, "# %s\n", engines[e].name);
-			spread(r, &lo, &hi);
-			fprintf(dat, "%ld %.3f %.3f %.3f\n", skbs[k],
-				num(r, "median"), lo, hi);
+			fprintf(dat, "%ld %.3f %.3f %.3f\n", skbs[k], r->median.v,
+				r->whisker_lo, r->whisker_hi);
 		}
 		if (rows) {
 			fprintf(dat, "\n\n");
@@ -749,22 +724,23 @@ static void seccomp_bars(const struct accel *a)
 {
 	static const char *const filters[2] = { "short", "large" };
 	const char *names[MAX_ENGINES], *colours[MAX_ENGINES];
-	const struct csv_row *none = NULL, *r;
+	const struct run_cell *nf = NULL, *r;
+	const struct csv_row *none;
 	int present[MAX_ENGINES], n = 0, e, c, i;
 	char stem[128], d[512], t[2048], m[512];
 	FILE *dat, *gp;
 
 	for (e = 0; e < nengines; e++)
 		present[e] = 0;
-	for (i = 0; i < run.results.nrows; i++) {
-		r = &run.results.rows[i];
-		if (strcmp(get(r, "accel"), a->name) || strcmp(get(r, "tag"), "seccomp"))
+	for (i = 0; i < run.ncells; i++) {
+		r = &run.cells[i];
+		if (strcmp(r->accel, a->name) || strcmp(r->tag, "seccomp") || !r->median.csv)
 			continue;
-		if (!strcmp(get(r, "filter"), "none")) {
-			none = r;
+		if (!strcmp(r->filter, "none")) {
+			nf = r;
 			continue;
 		}
-		e = engine_index(get(r, "engine"));
+		e = engine_index(r->engine);
 		if (e >= 0)
 			present[e] = 1;
 	}
@@ -778,6 +754,7 @@ static void seccomp_bars(const struct accel *a)
 			a->name);
 		return;
 	}
+	none = nf ? nf->median.row : NULL;
 	snprintf(stem, sizeof(stem), "seccomp-%s", a->name);
 	dat = out_open(stem, "dat");
 	fprintf(dat, "# %s: x median lo hi width\n", stem);
@@ -786,8 +763,8 @@ static void seccomp_bars(const struct accel *a)
 			continue;
 		fprintf(dat, "# %s\n", engines[e].name);
 		for (c = 0; c < 2; c++) {
-			r = run_result(&run, a->name, "seccomp", engines[e].name, filters[c], NULL);
-			if (!r)
+			r = run_cell(&run, a->name, "seccomp", engines[e].name, filters[c], NULL);
+			if (!r || !r->median.csv)
 				continue;
 			bar_line(dat, r, c, i, n);
 		}
@@ -811,9 +788,9 @@ static void seccomp_bars(const struct accel *a)
 	gp_assign(gp, "ylab", d);
 	gp_assign(gp, "xlab", "seccomp filter (libseccomp; the engine it was attached with)");
 	gp_assign(gp, "fmt", "%.0f");
-	fprintf(gp, "whiskers = 1\nrefline = %d\nrefy = %.3f\n", !!none,
-		none ? num(none, "median") : 0.0);
-	snprintf(d, sizeof(d), "no filter: %.0f %s", none ? num(none, "median") : 0.0,
+	fprintf(gp, "whiskers = 1\nrefline = %d\nrefy = %.3f\n", !!nf,
+		nf ? nf->median.v : 0.0);
+	snprintf(d, sizeof(d), "no filter: %.0f %s", nf ? nf->median.v : 0.0,
 		 a->unit);
 	gp_assign(gp, "reflabel", d);
 	series_names(gp, n, names, colours);

@@ -491,17 +491,32 @@ static void finding_text(void)
 	finding_why();
 }
 
-/* " 0.49±2%" of a paired ratio row, "-" without one. */
-static void ratio_cell(char *buf, size_t n, const struct csv_row *r)
+/* The typed paired ratio @pair of cell @k (lib/cells.c), or NULL. */
+static const struct run_quot *paired_quot(const char *accel, const char *pair, int k)
 {
-	const char *hw = r ? csv_get(&run.ratios, r, "halfwidth_pct") : "";
+	const struct run_quot *q = run_quot(&run, accel, "bench", pair,
+					    reg_get(&reg_cells()->rec[k], "filter"),
+					    reg_get(&reg_cells()->rec[k], "skbs"));
 
-	if (!r)
+	return q && q->paired.csv ? q : NULL;
+}
+
+/* The typed cell of @engine in cell record @k (lib/cells.c), or NULL. */
+static const struct run_cell *cell_of(const char *accel, const char *engine, int k)
+{
+	return run_cell(&run, accel, "bench", engine, reg_get(&reg_cells()->rec[k], "filter"),
+			reg_get(&reg_cells()->rec[k], "skbs"));
+}
+
+/* " 0.49±2%" of a paired ratio, "-" without one. */
+static void ratio_cell(char *buf, size_t n, const struct run_quot *q)
+{
+	if (!q)
 		snprintf(buf, n, "-");
-	else if (*hw && atof(hw) >= 0.5)
-		snprintf(buf, n, "%.2f±%.0f%%", atof(csv_get(&run.ratios, r, "ratio")), atof(hw));
+	else if (q->halfwidth_pct >= 0.5)
+		snprintf(buf, n, "%.2f±%.0f%%", q->paired.v, q->halfwidth_pct);
 	else
-		snprintf(buf, n, "%.2f", atof(csv_get(&run.ratios, r, "ratio")));
+		snprintf(buf, n, "%.2f", q->paired.v);
 }
 
 /* @s right-aligned in @width columns (UTF-8: a column per character). */
@@ -558,22 +573,23 @@ static void accel_table(const char *accel)
 	const struct csv_row *any = run_accel_row(&run, accel);
 	const char *flavour = csv_get(&run.results, any, "flavour");
 	const char *kind;
-	const struct csv_row *ab = NULL;
+	const struct run_fig *ab = NULL;
 	char buf[128], ref[REG_MAX][32];
 	int e, k, i;
 
-	/* the engines' medians are over boots where absolute.csv has them */
+	/* each cell shows its figure: over boots where the run has one */
 	for (k = 0; k < reg_cells()->n && !ab; k++)
-		for (e = 0; e < reg_engines()->n && !ab; e++)
-			ab = run_absolute(&run, accel, reg_engines()->rec[e].name,
-					  reg_get(&reg_cells()->rec[k], "filter"),
-					  reg_get(&reg_cells()->rec[k], "skbs"));
+		for (e = 0; e < reg_engines()->n && !ab; e++) {
+			const struct run_cell *t = cell_of(accel, reg_engines()->rec[e].name, k);
+
+			ab = t && t->paired.csv ? &t->paired : NULL;
+		}
 	kind = csv_get(&run.results, any, "kind");
 	fprintf(out, "accel=%s (%s, %s per call, %s", accel, *flavour ? flavour : "-",
 		csv_get(&run.results, any, "unit"),
 		kind_flag(kind, "test") ? reg_get(reg_find(reg_kinds(), kind, 0), "plot") : kind);
 	if (ab)
-		fprintf(out, ", medians %s", run_ci_over(&run.absolute, ab, buf, sizeof(buf)));
+		fprintf(out, ", medians %s", run_ci_over(ab->csv, ab->row, buf, sizeof(buf)));
 	fprintf(out, "):\n");
 	if (*run_accel_mitigations(&run, accel))
 		fprintf(out, "mitigations: %s\n", run_accel_mitigations(&run, accel));
@@ -585,22 +601,15 @@ static void accel_table(const char *accel)
 		if (!strcmp(reg_get(eng, "checker"), "none"))
 			continue;
 		for (k = 0; k < reg_cells()->n; k++)
-			have |= !!run_result(&run, accel, "bench", eng->name,
-					     reg_get(&reg_cells()->rec[k], "filter"),
-					     reg_get(&reg_cells()->rec[k], "skbs"));
+			have |= !!cell_of(accel, eng->name, k);
 		if (!have)
 			continue;
 		fprintf(out, "%-14s", engine_label(eng->name));
 		for (k = 0; k < reg_cells()->n; k++) {
-			const char *f = reg_get(&reg_cells()->rec[k], "filter");
-			const char *sk = reg_get(&reg_cells()->rec[k], "skbs");
-			const struct csv_row *r = run_result(&run, accel, "bench", eng->name, f, sk);
-			const struct csv_row *b = run_absolute(&run, accel, eng->name, f, sk);
+			const struct run_cell *t = cell_of(accel, eng->name, k);
 
-			/* over boots where the run has them (absolute.csv) */
-			snprintf(buf, sizeof(buf), "%.1f", b ? atof(csv_get(&run.absolute, b, "median")) :
-				 atof(csv_get(&run.results, r, "median")));
-			fprintf(out, " %11s", r || b ? buf : "-");
+			snprintf(buf, sizeof(buf), "%.1f", t ? t->figure->v : 0);
+			fprintf(out, " %11s", t ? buf : "-");
 		}
 		fputc('\n', out);
 	}
@@ -609,17 +618,12 @@ static void accel_table(const char *accel)
 		int have = 0, nref = reg_ref(rr, "ref2014", flavour, ref, REG_MAX);
 
 		for (k = 0; k < reg_cells()->n; k++)
-			have |= !!run_ratio(&run, accel, rr->name,
-					    reg_get(&reg_cells()->rec[k], "filter"),
-					    reg_get(&reg_cells()->rec[k], "skbs"));
+			have |= !!paired_quot(accel, rr->name, k);
 		if (!have && nref != reg_cells()->n)
 			continue;
 		fprintf(out, "%-14s", rr->name);
 		for (k = 0; k < reg_cells()->n; k++) {
-			ratio_cell(buf, sizeof(buf),
-				   run_ratio(&run, accel, rr->name,
-					     reg_get(&reg_cells()->rec[k], "filter"),
-					     reg_get(&reg_cells()->rec[k], "skbs")));
+			ratio_cell(buf, sizeof(buf), paired_quot(accel, rr->name, k));
 			put_cell(buf, 11);
 		}
 		if (nref == reg_cells()->n) {

@@ -82,15 +82,27 @@ static const struct csv_row *find(const char *accel, const char *tag,
 	return run_result(&run, accel, tag, engine, filter, skbs);
 }
 
-static double median(const struct csv_row *r)
+/*
+ * A typed cell the bench plan measured (lib/cells.c: its figures parsed
+ * once, at load), or NULL.
+ */
+static const struct run_cell *tcell(const char *accel, const char *tag,
+				    const char *engine, const char *filter,
+				    const char *skbs)
 {
-	return r ? atof(get(r, "median")) : 0;
+	const struct run_cell *t = run_cell(&run, accel, tag, engine, filter, skbs);
+
+	return t && t->median.csv ? t : NULL;
 }
 
-/* The 95% CI of the median the module computed, if the row has one. */
-static int ci(const struct csv_row *r, double *lo, double *hi)
+/* The 95% CI of the median the module computed, if the cell has one. */
+static int ci(const struct run_cell *t, double *lo, double *hi)
 {
-	return run_ci(&run.results, r, lo, hi);
+	if (!t || isnan(t->median.lo))
+		return 0;
+	*lo = t->median.lo;
+	*hi = t->median.hi;
+	return 1;
 }
 
 /*
@@ -147,30 +159,34 @@ static const char *rget(const struct csv_row *r, const char *name)
 	return csv_get(&run.ratios, r, name);
 }
 
-static int rci(const struct csv_row *r, double *lo, double *hi)
+/* The typed paired ratio of a cell (lib/cells.c), or NULL. */
+static const struct run_quot *pquot(const char *accel, const char *pair,
+				    const char *filter, const char *skbs)
 {
-	return run_ci(&run.ratios, r, lo, hi);
+	const struct run_quot *q = run_quot(&run, accel, "bench", pair, filter, skbs);
+
+	return q && q->paired.csv ? q : NULL;
 }
 
 /* "2.87 [2.80, 2.95]", "no difference shown" or "2.87 (no CI)" */
-static void ratio_text(char *buf, size_t n, const struct csv_row *r)
+static void ratio_text(char *buf, size_t n, const struct run_quot *q)
 {
-	double lo, hi;
+	const struct run_fig *f = q ? &q->paired : NULL;
 
-	if (!r)
+	if (!f)
 		snprintf(buf, n, "-");
-	else if (!rci(r, &lo, &hi))
-		snprintf(buf, n, "%.2f (no CI)", atof(rget(r, "ratio")));
-	else if (lo <= 1.0 && hi >= 1.0)
+	else if (isnan(f->lo))
+		snprintf(buf, n, "%.2f (no CI)", f->v);
+	else if (f->lo <= 1.0 && f->hi >= 1.0)
 		snprintf(buf, n, "no difference shown");
 	else
-		snprintf(buf, n, "%.2f [%.2f, %.2f]", atof(rget(r, "ratio")), lo, hi);
+		snprintf(buf, n, "%.2f [%.2f, %.2f]", f->v, f->lo, f->hi);
 }
 
 /* The paired ratio rows of @accel for every ratio record of the registry. */
 static void paired_table(const char *accel, const char *kind)
 {
-	const struct csv_row *worst = NULL;
+	const struct run_quot *worst = NULL;
 	const char *rounds = NULL, *boots = NULL, *over = NULL;
 	char buf[128];
 	int i, c, any = 0;
@@ -211,16 +227,16 @@ static void paired_table(const char *accel, const char *kind)
 		}
 		printf("%-14s", pair);
 		for (c = 0; c < ncells(); c++) {
-			const struct csv_row *r = rfind(accel, pair, cell_get(c, "filter"), cell_get(c, "skbs"));
+			const struct run_quot *q = pquot(accel, pair, cell_get(c, "filter"),
+							 cell_get(c, "skbs"));
 
-			ratio_text(buf, sizeof(buf), r);
+			ratio_text(buf, sizeof(buf), q);
 			printf(" %20s", buf);
-			if (r && !rounds)
-				rounds = rget(r, "rounds");
-			if (r && *rget(r, "halfwidth_pct") &&
-			    (!worst || atof(rget(r, "halfwidth_pct")) >
-				       atof(rget(worst, "halfwidth_pct"))))
-				worst = r;
+			if (q && !rounds)
+				rounds = rget(q->paired.row, "rounds");
+			if (q && !isnan(q->halfwidth_pct) &&
+			    (!worst || q->halfwidth_pct > worst->halfwidth_pct))
+				worst = q;
 		}
 		printf("\n");
 	}
@@ -236,13 +252,13 @@ static void paired_table(const char *accel, const char *kind)
 		       "more patch, another compiler) may move it further (LAYOUTS; docs/statistics.md)\n");
 	if (!strcmp(kind, "hardware") && worst) {
 		/* apart80_pct: formed with the CI (mkratios, stats_apart_pct) */
+		const struct csv_row *w = worst->paired.row;
 		const char *apart = csv_has(&run.ratios, "apart80_pct") ?
-				    rget(worst, "apart80_pct") : "";
+				    rget(w, "apart80_pct") : "";
 
 		printf("statistical power: largest ratio CI half-width %s%% (%s %s skbs=%s):\n"
 		       "a true ratio that far from 1 is shown at 50%% power",
-		       rget(worst, "halfwidth_pct"), rget(worst, "pair"),
-		       rget(worst, "filter"), rget(worst, "skbs"));
+		       rget(w, "halfwidth_pct"), worst->pair, worst->filter, worst->skbs);
 		if (*apart)
 			printf("; another run of the\n"
 			       "same kind tells its ratio from this one at 80%% power when they differ by\n"
@@ -294,15 +310,17 @@ static void modes_note(const char *accel)
  * absolute counterpart of the paired ratios (the host control loop, below
  * the tables, tells how fast the machine was).
  */
-static const struct csv_row *afind(const char *accel, const char *engine,
+static const struct run_fig *afind(const char *accel, const char *engine,
 				   const char *filter, const char *skbs)
 {
-	return run_absolute(&run, accel, engine, filter, skbs);
+	const struct run_cell *t = tcell(accel, "bench", engine, filter, skbs);
+
+	return t && t->paired.csv ? &t->paired : NULL;
 }
 
 static void absolute_table(const char *accel)
 {
-	const struct csv_row *r;
+	const struct run_fig *r;
 	char buf[128];
 	size_t e;
 	int c, any = 0;
@@ -317,7 +335,8 @@ static void absolute_table(const char *accel)
 			r = afind(accel, engines[e].engine, cell_get(c, "filter"), cell_get(c, "skbs"));
 			printf("per call in the paired rounds %s\n(%s; per boot the median of its rounds, their geometric mean with its\n"
 			       "95%% CI for this run only: absolute times move with the machine between runs):\n",
-			       run_ci_over(&run.absolute, r, buf, sizeof(buf)), csv_get(&run.absolute, r, "unit"));
+			       run_ci_over(&run.absolute, r->row, buf, sizeof(buf)),
+			       csv_get(&run.absolute, r->row, "unit"));
 			header(20);
 		}
 		printf("%-14s", engines[e].label);
@@ -325,14 +344,10 @@ static void absolute_table(const char *accel)
 			r = afind(accel, engines[e].engine, cell_get(c, "filter"), cell_get(c, "skbs"));
 			if (!r)
 				snprintf(buf, sizeof(buf), "-");
-			else if (*csv_get(&run.absolute, r, "ci_lo"))
-				snprintf(buf, sizeof(buf), "%.1f [%.1f, %.1f]",
-					 atof(csv_get(&run.absolute, r, "median")),
-					 atof(csv_get(&run.absolute, r, "ci_lo")),
-					 atof(csv_get(&run.absolute, r, "ci_hi")));
+			else if (!isnan(r->lo))
+				snprintf(buf, sizeof(buf), "%.1f [%.1f, %.1f]", r->v, r->lo, r->hi);
 			else
-				snprintf(buf, sizeof(buf), "%.1f",
-					 atof(csv_get(&run.absolute, r, "median")));
+				snprintf(buf, sizeof(buf), "%.1f", r->v);
 			printf(" %20s", buf);
 		}
 		printf("\n");
@@ -408,16 +423,14 @@ static void ratio_line(const char *accel, const char *flavour,
 	printf("%-14s", label);
 	for (c = 0; c < ncells(); c++) {
 		/* median-ratios.csv: results/mkclaims forms the ratio */
-		const struct csv_row *m = run_median_ratio(&run, accel, "bench", label,
-							   cell_get(c, "filter"),
-							   cell_get(c, "skbs"));
+		const struct run_quot *q = run_quot(&run, accel, "bench", label,
+						    cell_get(c, "filter"), cell_get(c, "skbs"));
 		char buf[32] = "-";
 
-		if (m) {
-			const char *mark = timed ? "" : significance(m);
+		if (q && q->medians.csv) {
+			const char *mark = timed ? "" : significance(q->medians.row);
 
-			snprintf(buf, sizeof(buf), "%.1fx%s",
-				 atof(csv_get(&run.mratios, m, "ratio")), mark);
+			snprintf(buf, sizeof(buf), "%.1fx%s", q->medians.v, mark);
 			marked |= !!*mark;
 		}
 		printf(" %10s", buf);
@@ -451,11 +464,11 @@ static void ci_table(const char *accel)
 
 	for (e = 0; e < NENGINES && !level; e++)
 		for (c = 0; c < ncells() && !level; c++) {
-			const struct csv_row *r = find(accel, "bench", engines[e].engine,
-						   cell_get(c, "filter"), cell_get(c, "skbs"));
+			const struct run_cell *t = tcell(accel, "bench", engines[e].engine,
+							 cell_get(c, "filter"), cell_get(c, "skbs"));
 
-			if (ci(r, &lo, &hi))
-				level = r;
+			if (ci(t, &lo, &hi))
+				level = t->median.row;
 		}
 	if (!level)
 		return;
@@ -473,11 +486,11 @@ static void ci_table(const char *accel)
 			continue;
 		printf("%-14s", engines[e].label);
 		for (c = 0; c < ncells(); c++) {
-			const struct csv_row *r = find(accel, "bench", engines[e].engine,
-						   cell_get(c, "filter"), cell_get(c, "skbs"));
+			const struct run_cell *t = tcell(accel, "bench", engines[e].engine,
+							 cell_get(c, "filter"), cell_get(c, "skbs"));
 			char buf[40] = "-";
 
-			if (ci(r, &lo, &hi))
+			if (ci(t, &lo, &hi))
 				snprintf(buf, sizeof(buf), "%.1f..%.1f", lo, hi);
 			printf(" %14s", buf);
 		}
@@ -586,12 +599,12 @@ static void table(const char *accel, const char *what)
 			continue;
 		printf("%-14s", engines[e].label);
 		for (c = 0; c < ncells(); c++) {
-			const struct csv_row *r = find(accel, "bench", engines[e].engine,
-						   cell_get(c, "filter"), cell_get(c, "skbs"));
+			const struct run_cell *t = tcell(accel, "bench", engines[e].engine,
+							 cell_get(c, "filter"), cell_get(c, "skbs"));
 			char buf[32] = "n/a";
 
-			if (r)
-				snprintf(buf, sizeof(buf), "%.1f", median(r));
+			if (t)
+				snprintf(buf, sizeof(buf), "%.1f", t->median.v);
 			printf(" %10s", buf);
 		}
 		printf("\n");
@@ -699,18 +712,17 @@ static void decomposition(const char *accel)
 			continue;
 		printf("%-14s", engines[e].label);
 		for (c = 0; c < nc; c++) {
-			double vm;
+			const struct run_cell *t = tcell(accel, "bench", engines[e].engine,
+							 reg_get(cell[c], "filter"),
+							 reg_get(cell[c], "skbs"));
+			int vm = t && t->vm_insns > 0;
 
-			o = find(accel, "bench", engines[e].engine, reg_get(cell[c], "filter"),
-				 reg_get(cell[c], "skbs"));
-			vm = o ? atof(get(o, "vm_insns")) : 0;
 			/* per insn: results.csv's median_per_vm_insn (mkcsv) */
-			if (o && vm > 0 && csv_has(&run.results, "median_per_vm_insn") &&
-			    *get(o, "median_per_vm_insn"))
-				printf(" %9.1f %8.0f %9.2f", median(o), vm,
-				       atof(get(o, "median_per_vm_insn")));
-			else if (o && vm > 0)
-				printf(" %9.1f %8.0f %9s", median(o), vm, "-");
+			if (vm && !isnan(t->per_vm_insn))
+				printf(" %9.1f %8.0f %9.2f", t->median.v, t->vm_insns,
+				       t->per_vm_insn);
+			else if (vm)
+				printf(" %9.1f %8.0f %9s", t->median.v, t->vm_insns, "-");
 			else
 				printf(" %9s %8s %9s", "n/a", "n/a", "n/a");
 		}
@@ -1312,14 +1324,14 @@ static void era_table(const char *accel)
 static void seccomp_cell(const char *accel, const char *engine,
 			 const char *filter, const char *unit)
 {
-	const struct csv_row *r = find(accel, "seccomp", engine, filter, NULL);
+	const struct run_cell *t = tcell(accel, "seccomp", engine, filter, NULL);
 	char buf[48] = "n/a";
 
-	if (r && !strcmp(unit, "ns"))
-		snprintf(buf, sizeof(buf), "%.1f (%.2f s)", median(r),
-			 median(r) * 1e7 / 1e9);
-	else if (r)
-		snprintf(buf, sizeof(buf), "%.1f", median(r));
+	if (t && !strcmp(unit, "ns"))
+		snprintf(buf, sizeof(buf), "%.1f (%.2f s)", t->median.v,
+			 t->median.v * 1e7 / 1e9);
+	else if (t)
+		snprintf(buf, sizeof(buf), "%.1f", t->median.v);
 	printf(" %18s", buf);
 }
 

@@ -21,6 +21,7 @@
  * A counted accelerator's figures are exact, so the change between two
  * kernels is the change in the code that runs, not noise.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,32 +47,30 @@ static const char *kernel_of(const struct run *run, const char *accel)
 	return *k ? k : csv_get(&run->results, run_accel_row(run, accel), "kernel");
 }
 
-static const struct csv_row *cell(const struct run *run, const char *accel,
-				  const char *engine, const struct reg_rec *c)
+/* The typed cell the bench plan measured (lib/cells.c), or NULL. */
+static const struct run_cell *cell(const struct run *run, const char *accel,
+				   const char *engine, const struct reg_rec *c)
 {
-	return run_result(run, accel, "bench", engine, reg_get(c, "filter"),
-			  reg_get(c, "skbs"));
+	const struct run_cell *t = run_cell(run, accel, "bench", engine,
+					    reg_get(c, "filter"), reg_get(c, "skbs"));
+
+	return t && t->median.csv ? t : NULL;
 }
 
-static double median(const struct run *run, const struct csv_row *r)
+/* The typed paired ratio @pair of cell record @c, or NULL. */
+static const struct run_fig *paired(const struct run *run, const char *accel,
+				    const char *pair, const struct reg_rec *c)
 {
-	return r ? atof(csv_get(&run->results, r, "median")) : 0;
+	const struct run_quot *q = run_quot(run, accel, "bench", pair, reg_get(c, "filter"),
+					    reg_get(c, "skbs"));
+
+	return q && q->paired.csv ? &q->paired : NULL;
 }
 
-/* VM instructions one call executes (0: not known). */
-static double vm_insns(const struct run *run, const struct csv_row *r)
+/* A typed cell's figure, 0 where it is missing (NAN). */
+static double or0(double v)
 {
-	if (!r || !csv_has(&run->results, "vm_insns"))
-		return 0;
-	return atof(csv_get(&run->results, r, "vm_insns"));
-}
-
-/* The cost per executed VM instruction, results.csv's (mkcsv; 0: none). */
-static double per_vm_insn(const struct run *run, const struct csv_row *r)
-{
-	if (!r || !csv_has(&run->results, "median_per_vm_insn"))
-		return 0;
-	return atof(csv_get(&run->results, r, "median_per_vm_insn"));
+	return isnan(v) ? 0 : v;
 }
 
 /*
@@ -88,12 +87,12 @@ struct change {
 static struct change change_of(struct run *runs, int n, const char *accel,
 			       const char *engine, const struct reg_rec *c)
 {
-	const struct csv_row *a = cell(&runs[0], accel, engine, c);
-	const struct csv_row *b = cell(&runs[n - 1], accel, engine, c);
+	const struct run_cell *a = cell(&runs[0], accel, engine, c);
+	const struct run_cell *b = cell(&runs[n - 1], accel, engine, c);
 	struct change ch = {
-		.first = median(&runs[0], a), .last = median(&runs[n - 1], b),
-		.va = vm_insns(&runs[0], a), .vb = vm_insns(&runs[n - 1], b),
-		.pa = per_vm_insn(&runs[0], a), .pb = per_vm_insn(&runs[n - 1], b),
+		.first = a ? or0(a->median.v) : 0, .last = b ? or0(b->median.v) : 0,
+		.va = a ? or0(a->vm_insns) : 0, .vb = b ? or0(b->vm_insns) : 0,
+		.pa = a ? or0(a->per_vm_insn) : 0, .pb = b ? or0(b->per_vm_insn) : 0,
 	};
 
 	if (n > 1 && ch.first > 0 && ch.last > 0)
@@ -146,17 +145,17 @@ static void figures(struct run *runs, int n, const char *accel,
 			else
 				printf(" %8s", "-");
 			for (i = 0; i < n; i++) {
-				const struct csv_row *r = cell(&runs[i], accel, name, cr);
+				const struct run_cell *r = cell(&runs[i], accel, name, cr);
 				char vm[24] = "";
 
 				if (!r) {
 					printf("  %16s", "-");
 					continue;
 				}
-				if (vm_insns(&runs[i], r) > 0)
+				if (or0(r->vm_insns) > 0)
 					snprintf(vm, sizeof(vm), "(%s)",
-						 csv_get(&runs[i].results, r, "vm_insns"));
-				printf("  %10.1f %5s", median(&runs[i], r), vm);
+						 csv_get(&runs[i].results, r->median.row, "vm_insns"));
+				printf("  %10.1f %5s", or0(r->median.v), vm);
 			}
 			if (ch.ratio > 0)
 				printf("  %9.2f", ch.ratio);
@@ -217,8 +216,7 @@ static void ratios(struct run *runs, int n, const char *accel)
 			int have = 0;
 
 			for (i = 0; i < n; i++)
-				have |= !!run_ratio(&runs[i], accel, rat->rec[p].name,
-						    reg_get(cr, "filter"), reg_get(cr, "skbs"));
+				have |= !!paired(&runs[i], accel, rat->rec[p].name, cr);
 			if (!have)
 				continue;
 			if (!head++)
@@ -226,19 +224,14 @@ static void ratios(struct run *runs, int n, const char *accel)
 			printf("  %-14s %s %-10s", rat->rec[p].name, reg_get(cr, "head"),
 			       reg_get(cr, "sub"));
 			for (i = 0; i < n; i++) {
-				const struct csv_row *r = run_ratio(&runs[i], accel, rat->rec[p].name,
-								    reg_get(cr, "filter"),
-								    reg_get(cr, "skbs"));
-				double lo, hi;
+				const struct run_fig *r = paired(&runs[i], accel, rat->rec[p].name, cr);
 
 				if (!r)
 					printf("  %22s", "-");
-				else if (run_ci(&runs[i].ratios, r, &lo, &hi))
-					printf("  %6.2f [%5.2f, %5.2f]",
-					       atof(csv_get(&runs[i].ratios, r, "ratio")), lo, hi);
+				else if (!isnan(r->lo))
+					printf("  %6.2f [%5.2f, %5.2f]", r->v, r->lo, r->hi);
 				else
-					printf("  %6.2f %15s",
-					       atof(csv_get(&runs[i].ratios, r, "ratio")), "");
+					printf("  %6.2f %15s", r->v, "");
 			}
 			printf("\n");
 		}
