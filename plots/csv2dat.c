@@ -460,19 +460,6 @@ static const char *ref_arch(const struct reg_rec *rec, const char *flavour)
 	return reg_ref_arch(flavour);
 }
 
-/* NUM and DEN of a ratio record named "NUM/DEN". */
-static int ratio_engines(const struct reg_rec *rec, char *num_e, char *den_e,
-			 size_t n)
-{
-	const char *slash = strchr(rec->name, '/');
-
-	if (!slash)
-		return 0;
-	snprintf(num_e, n, "%.*s", (int)(slash - rec->name), rec->name);
-	snprintf(den_e, n, "%s", slash + 1);
-	return 1;
-}
-
 /*
  * The 2014 figures of ratio @rec for @flavour as bars ("2.9x" is 2.9,
  * labelled as the commit message and the table give it), without a CI.
@@ -523,7 +510,7 @@ static void ratios(const struct accel *a)
 	for (p = 0; p < rr->n; p++) {
 		const struct reg_rec *rec = &rr->rec[p];
 
-		if (!ratio_engines(rec, num_e, den_e, sizeof(num_e)))
+		if (!reg_pair(rec->name, num_e, den_e, sizeof(num_e)))
 			continue;
 		for (c = 0, any = 0; c < ncells(); c++) {
 			kind = ratio(a->name, num_e, den_e, c, &b[n][c]);
@@ -589,7 +576,7 @@ static void ratios_all(void)
 	for (a = 0; a < reg_ratios()->n && !rec; a++)
 		if (!strcmp(reg_get(&reg_ratios()->rec[a], "all"), "1"))
 			rec = &reg_ratios()->rec[a];
-	if (!rec || !ratio_engines(rec, num_e, den_e, sizeof(num_e)))
+	if (!rec || !reg_pair(rec->name, num_e, den_e, sizeof(num_e)))
 		return;
 	for (a = 0; a < naccels; a++) {
 		int any = 0;

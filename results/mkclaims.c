@@ -227,19 +227,6 @@ static const char *verdict(double v, int has_ci, double lo, double hi)
 	return "no difference shown";
 }
 
-/* Engines NUM and DEN of a pair "NUM/DEN" (0 when it is not one). */
-static int split_pair(const char *pair, char *num, char *den, size_t n)
-{
-	const char *slash = strchr(pair, '/');
-
-	if (!slash || slash == pair || !slash[1] || (size_t)(slash - pair) >= n ||
-	    strlen(slash + 1) >= n)
-		return 0;
-	snprintf(num, n, "%.*s", (int)(slash - pair), pair);
-	snprintf(den, n, "%s", slash + 1);
-	return 1;
-}
-
 static void set_ratio(struct claim *c, const struct csv_row *r)
 {
 	c->value = atof(rat(r, "ratio"));
@@ -607,7 +594,7 @@ static void claim_counter_pair(const char *accel, const char *flavour,
 	int c, by_predictor = !strcmp(reg_get(rec, "predictors"), "1") &&
 			      !strcmp(res(run_accel_row(&run, accel), "kind"), "modeled");
 
-	if (!split_pair(pair, num, den, sizeof(num))) {
+	if (!reg_pair(pair, num, den, sizeof(num))) {
 		fprintf(stderr, "mkclaims: claim %s: pair '%s' is not A/B\n", rec->name,
 			pair);
 		exit(1);
@@ -706,7 +693,7 @@ static void claim_seccomp(const char *accel, const char *flavour,
 	const struct csv_row *o, *n, *m;
 	char num[64], den[64], vo[2][32], vn[2][32];
 
-	if (!split_pair(pair, num, den, sizeof(num)) || idx < 0 || idx > 1) {
+	if (!reg_pair(pair, num, den, sizeof(num)) || idx < 0 || idx > 1) {
 		fprintf(stderr, "mkclaims: claim %s: pair '%s' or index '%s' is bad\n",
 			rec->name, pair, reg_get(rec, "index"));
 		exit(1);
@@ -825,7 +812,7 @@ static void splits(const char *accel)
 		const struct reg_rec *rec = &reg_splits()->rec[i];
 		const char *design = reg_get(rec, "design"), *conv = reg_get(rec, "conversion");
 
-		if (!split_pair(conv, cnum, cden, sizeof(cnum))) {
+		if (!reg_pair(conv, cnum, cden, sizeof(cnum))) {
 			fprintf(stderr, "mkclaims: split %s: conversion '%s' is not A/B\n",
 				rec->name, conv);
 			exit(1);
@@ -1126,7 +1113,7 @@ static double col_ratio(const struct csv *r, const char *accel, const char *col,
 	char num[64], den[64];
 	double o, n;
 
-	if (!split_pair(pair, num, den, sizeof(num)))
+	if (!reg_pair(pair, num, den, sizeof(num)))
 		return 0;
 	o = col_value(r, accel, col, num, k);
 	n = col_value(r, accel, col, den, k);

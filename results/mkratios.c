@@ -156,17 +156,8 @@ static void usage(void)
 
 static int parse_pair(const char *s, struct pair *p)
 {
-	const char *slash = strchr(s, '/');
-	size_t la;
-
-	if (!slash || slash == s || !slash[1] || strchr(slash + 1, '/'))
+	if (!reg_pair(s, p->a, p->b, PAIRED_NAME_MAX))
 		return -1;
-	la = (size_t)(slash - s);
-	if (la >= PAIRED_NAME_MAX || strlen(slash + 1) >= PAIRED_NAME_MAX)
-		return -1;
-	memcpy(p->a, s, la);
-	p->a[la] = '\0';
-	strcpy(p->b, slash + 1);
 	p->used = 0;
 	return strcmp(p->a, p->b) ? 0 : -1;
 }

@@ -400,14 +400,12 @@ static int ratio_head;	/* the ratio lines' heading is printed */
 static void ratio_line(const char *accel, const char *flavour,
 		       const struct reg_rec *rec)
 {
-	const char *label = rec->name, *slash = strchr(label, '/');
+	const char *label = rec->name;
 	char num[64], den[64], ref[REG_MAX][32];
 	int c, any = 0, nref = reg_ref(rec, "ref2014", flavour, ref, REG_MAX);
 
-	if (!slash)
+	if (!reg_pair(label, num, den, sizeof(num)))
 		return;
-	snprintf(num, sizeof(num), "%.*s", (int)(slash - label), label);
-	snprintf(den, sizeof(den), "%s", slash + 1);
 
 	for (c = 0; c < ncells(); c++)
 		any |= find(accel, "bench", num, cell_get(c, "filter"), cell_get(c, "skbs")) &&
