@@ -1,8 +1,16 @@
 # shellcheck shell=sh
 # shellcheck disable=SC2154 # here, top, build: set by the sourcing script
+# The set-up of a host test script that runs make bench's runner: the
+# accelerators' records (accels.sh) and the test protocol (testlib.sh,
+# with the script's TEST_PREFIX), sourced here, with $here, $top and
+# $build set by the script.
+# shellcheck source=bench/host/accels.sh
+. "$here/accels.sh"
+# shellcheck source=bench/host/testlib.sh
+. "$here/testlib.sh"
+
 # bench_run DIR WHAT NAME=VALUE...: make bench's runner (run-bench.sh TOP
-# BUILD) as one test of a host test script (sourced after testlib.sh, with
-# $here, $top and $build set), with RESULTS_DIR=DIR and the environment
+# BUILD) as one test of a host test script, with RESULTS_DIR=DIR and the environment
 # words given, its output in DIR.log: one PASS or FAIL "make bench's
 # runner, WHAT"; sets $run to the run's directory, or, when it failed,
 # ends the script with the summary.

@@ -13,8 +13,6 @@ set -eu
 top=$1 build=$2
 here=$top/bench/host
 TEST_PREFIX="debian boot: "
-# shellcheck source=bench/host/testlib.sh
-. "$here/testlib.sh"
 # shellcheck source=bench/host/testbench.sh
 . "$here/testbench.sh"
 get() { "$build/tools/csvget" "$@" 2> /dev/null || true; }

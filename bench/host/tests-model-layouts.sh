@@ -15,11 +15,7 @@
 set -eu
 top=$1 build=$2 accel=$3
 here=$top/bench/host
-# shellcheck source=bench/host/accels.sh
-. "$here/accels.sh"
 TEST_PREFIX="$accel over code layouts: "
-# shellcheck source=bench/host/testlib.sh
-. "$here/testlib.sh"
 # shellcheck source=bench/host/testbench.sh
 . "$here/testbench.sh"
 CHECK_EXPECT_CONF=$top/bench/check-expect.conf

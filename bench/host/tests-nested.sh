@@ -13,11 +13,7 @@
 set -eu
 top=$1 build=$2 accel=$3
 here=$top/bench/host
-# shellcheck source=bench/host/accels.sh
-. "$here/accels.sh"
 TEST_PREFIX="$accel: "
-# shellcheck source=bench/host/testlib.sh
-. "$here/testlib.sh"
 # shellcheck source=bench/host/testbench.sh
 . "$here/testbench.sh"
 get() { "$build/tools/csvget" "$@" 2> /dev/null || true; }
