@@ -58,6 +58,7 @@
 #define KNOBS		"/sys/kernel/debug/bpf_bench"
 #define MODNAME		"bpf_bench"
 #define MAXINSNS	4096
+#define UNUSED		__attribute__((unused))
 #define FRAME_MAX	1514
 #define ETH_HLEN	14
 #define MAXKNOBS	64
@@ -298,7 +299,7 @@ static void set_built(const char *name)
 			built[i] = 1;
 }
 
-static int model_engine(char *buf, char *canon)
+static int model_engine(const struct knob *k UNUSED, char *buf, char *canon)
 {
 	int e = engine_lookup(kstrim(buf));
 
@@ -308,7 +309,7 @@ static int model_engine(char *buf, char *canon)
 	return 0;
 }
 
-static int model_round_engines(char *buf, char *canon)
+static int model_round_engines(const struct knob *k UNUSED, char *buf, char *canon)
 {
 	int idx[REG_MAX], n = 0, e, j;
 	char *p = kstrim(buf), *tok;
@@ -359,7 +360,7 @@ static void show_bytes(const unsigned char *b, size_t len, char *out)
 			       i % 16 == 15 || i == len - 1 ? "\n" : " ");
 }
 
-static int model_packet(char *buf, char *canon)
+static int model_packet(const struct knob *k UNUSED, char *buf, char *canon)
 {
 	unsigned char pkt[FRAME_MAX];
 	char *p = buf, *tok;
@@ -427,7 +428,7 @@ static int model_insn(char *p, char *canon)
 	return 0;
 }
 
-static int model_prog(char *buf, char *canon)
+static int model_prog(const struct knob *k UNUSED, char *buf, char *canon)
 {
 	char *line, *p, *out = canon;
 	int len = 0, err;
@@ -449,12 +450,36 @@ static int model_prog(char *buf, char *canon)
 	return len ? -1 : EINVAL;
 }
 
-static int model_run(char *buf)
+static int model_run(const struct knob *k UNUSED, char *buf, char *canon UNUSED)
 {
 	uint32_t v;
 
 	return parse_u32_m(kstrim(buf), &v) || v != 1 ? EINVAL : 0;
 }
+
+/* What a write of each kind of knob does (model) and what the fuzz writes (gen). */
+struct payload;
+static void gen_u32(const struct knob *k, struct payload *p);
+static void gen_engine(const struct knob *k, struct payload *p);
+static void gen_packet(const struct knob *k, struct payload *p);
+static void gen_prog(const struct knob *k, struct payload *p);
+static void gen_run(const struct knob *k, struct payload *p);
+
+static const struct {
+	int (*model)(const struct knob *k, char *buf, char *canon);
+	void (*gen)(const struct knob *k, struct payload *p);
+} kind_ops[] = {
+	[K_U32] = { model_u32, gen_u32 },
+	[K_EXPECT] = { model_u32, gen_u32 },
+	[K_ENGINE] = { model_engine, gen_engine },
+	[K_ROUND_ENGINES] = { model_round_engines, gen_engine },
+	[K_PACKET] = { model_packet, gen_packet },
+	[K_PROG] = { model_prog, gen_prog },
+	[K_RUN] = { model_run, gen_run },
+	[K_RUN_ROUNDS] = { model_run, gen_run },
+	[K_RO] = { NULL, NULL },
+	[K_UNKNOWN] = { NULL, NULL },
+};
 
 /*
  * The whole write (bench_knob_write()), at file offset @pos: the errno
@@ -480,31 +505,7 @@ static int model_write(const struct knob *k, const char *data, size_t len,
 	buf = xmalloc(len + 1);
 	memcpy(buf, data, len);
 	buf[len] = '\0';
-	switch (k->kind) {
-	case K_U32:
-	case K_EXPECT:
-		r = model_u32(k, buf, canon);
-		break;
-	case K_ENGINE:
-		r = model_engine(buf, canon);
-		break;
-	case K_ROUND_ENGINES:
-		r = model_round_engines(buf, canon);
-		break;
-	case K_PACKET:
-		r = model_packet(buf, canon);
-		break;
-	case K_PROG:
-		r = model_prog(buf, canon);
-		break;
-	case K_RUN:
-	case K_RUN_ROUNDS:
-		r = model_run(buf);
-		break;
-	default:
-		r = -1;
-		break;
-	}
+	r = kind_ops[k->kind].model ? kind_ops[k->kind].model(k, buf, canon) : -1;
 	free(buf);
 	return r;
 }
@@ -784,7 +785,8 @@ static void gen_u32(const struct knob *k, struct payload *p)
 	}
 }
 
-static void gen_engine(struct payload *p, int list)
+/* An engine name, or (K_ROUND_ENGINES) a comma list of them. */
+static void gen_engine(const struct knob *k, struct payload *p)
 {
 	static const char *const odd[] = {
 		"OLD", "ol", "old,", "new2", "jit jit", "", ",", "base line",
@@ -800,7 +802,7 @@ static void gen_engine(struct payload *p, int list)
 		put_random(p, 1 + rndn(30));
 		return;
 	}
-	if (!list) {
+	if (k->kind != K_ROUND_ENGINES) {
 		if (rndn(3) == 0)
 			put_space(p);
 		puts_(p, all_engines[rndn(nr_all_engines)]);
@@ -829,7 +831,7 @@ static void gen_engine(struct payload *p, int list)
 	}
 }
 
-static void gen_packet(struct payload *p)
+static void gen_packet(const struct knob *k UNUSED, struct payload *p)
 {
 	const char *src = npackets ? packets[rndn(npackets)] : "";
 	size_t n, i;
@@ -893,7 +895,7 @@ static void gen_insn_line(struct payload *p)
 	puts_(p, s);
 }
 
-static void gen_prog(struct payload *p)
+static void gen_prog(const struct knob *k UNUSED, struct payload *p)
 {
 	const char *src = nprogs ? progs[rndn(nprogs)] : "{ 0x6, 0, 0, 0x1 },\n";
 	size_t n, i;
@@ -960,7 +962,7 @@ static void gen_prog(struct payload *p)
 	}
 }
 
-static void gen_run(struct payload *p)
+static void gen_run(const struct knob *k UNUSED, struct payload *p)
 {
 	static const char *const v[] = {
 		"1", "1", "1", " 1\n", "0x1", "01", "+1", "1\n",
@@ -985,34 +987,12 @@ static void gen_payload(const struct knob *k, struct payload *p)
 		put_random(p, 1 + rndn(64));
 		return;
 	}
-	switch (k->kind) {
-	case K_U32:
-	case K_EXPECT:
-		gen_u32(k, p);
-		break;
-	case K_ENGINE:
-		gen_engine(p, 0);
-		break;
-	case K_ROUND_ENGINES:
-		gen_engine(p, 1);
-		break;
-	case K_PACKET:
-		gen_packet(p);
-		break;
-	case K_PROG:
-		gen_prog(p);
-		break;
-	case K_RUN:
-	case K_RUN_ROUNDS:
-		gen_run(p);
-		break;
-	default:
-		if (rndn(2))
-			put_number(p, rndn(2) ? rndn(100) : rnd());
-		else
-			put_random(p, 1 + rndn(40));
-		break;
-	}
+	if (kind_ops[k->kind].gen)
+		kind_ops[k->kind].gen(k, p);
+	else if (rndn(2))
+		put_number(p, rndn(2) ? rndn(100) : rnd());
+	else
+		put_random(p, 1 + rndn(40));
 }
 
 /* One write and its check. */
@@ -1167,7 +1147,7 @@ static void fuzz_run(const struct knob *k, int owns_config)
 			}
 		}
 	}
-	gen_run(&p);
+	gen_run(NULL, &p);
 	if (read_knob(rk, before, READMAX) < 0)
 		before[0] = '\0';
 	want = model_write(k, p.b, p.len, 0, canon);
