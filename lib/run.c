@@ -164,27 +164,6 @@ const struct csv_row *run_result(const struct run *run, const char *accel,
 	return csv_find(&run->results, keys, values);
 }
 
-const struct csv_row *run_ratio(const struct run *run, const char *accel,
-				const char *pair, const char *filter,
-				const char *skbs)
-{
-	static const char *const keys[] = { "accel", "pair", "filter", "skbs", NULL };
-	const char *values[] = { accel, pair, filter, skbs };
-
-	return csv_find(run->has_ratios ? &run->ratios : NULL, keys, values);
-}
-
-const struct csv_row *run_median_ratio(const struct run *run, const char *accel,
-				       const char *tag, const char *pair,
-				       const char *filter, const char *skbs)
-{
-	static const char *const keys[] = { "accel", "tag", "pair", "filter", "skbs",
-					    NULL };
-	const char *values[] = { accel, tag, pair, filter, skbs };
-
-	return csv_find(run->has_mratios ? &run->mratios : NULL, keys, values);
-}
-
 const struct csv_row *run_absolute(const struct run *run, const char *accel,
 				   const char *engine, const char *filter,
 				   const char *skbs)

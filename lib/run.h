@@ -153,18 +153,6 @@ const struct run_quot *run_quot(const struct run *run, const char *accel,
 const struct csv_row *run_result(const struct run *run, const char *accel,
 				 const char *tag, const char *engine,
 				 const char *filter, const char *skbs);
-/* A paired ratio A/B of ratios.csv. */
-const struct csv_row *run_ratio(const struct run *run, const char *accel,
-				const char *pair, const char *filter,
-				const char *skbs);
-/*
- * The ratio of two medians, median(A) / median(B) of pair "A/B" in one cell
- * (@tag bench or seccomp; NULL @skbs matches any): a row of
- * median-ratios.csv (results/mkclaims), or NULL.
- */
-const struct csv_row *run_median_ratio(const struct run *run, const char *accel,
-				       const char *tag, const char *pair,
-				       const char *filter, const char *skbs);
 /* An engine's figures over boots (absolute.csv, ci_over=layouts or boots). */
 const struct csv_row *run_absolute(const struct run *run, const char *accel,
 				   const char *engine, const char *filter,

@@ -239,6 +239,24 @@ static const char *mrat(const struct csv_row *r, const char *col)
 	return csv_get(&run.mratios, r, col);
 }
 
+/* The row of a typed paired ratio (ratios.csv), or NULL. */
+static const struct csv_row *prow(const char *accel, const char *pair,
+				  const char *filter, const char *skbs)
+{
+	const struct run_quot *q = run_quot(&run, accel, "bench", pair, filter, skbs);
+
+	return q ? q->paired.row : NULL;
+}
+
+/* The row of a typed ratio of two medians (median-ratios.csv), or NULL. */
+static const struct csv_row *mrow(const char *accel, const char *tag, const char *pair,
+				  const char *filter, const char *skbs)
+{
+	const struct run_quot *q = run_quot(&run, accel, tag, pair, filter, skbs);
+
+	return q ? q->medians.row : NULL;
+}
+
 static const struct reg_rec *cell_rec(const char *name)
 {
 	const struct reg_rec *cell = reg_find(reg_cells(), name, 0);
@@ -290,7 +308,7 @@ static void claim_ratio(const char *accel, const char *flavour,
 	for (c = 0; c < ncells; c++) {
 		const struct reg_rec *cell = &reg_cells()->rec[c];
 		struct claim cl = { .accel = accel, .claim = rec->name };
-		const struct csv_row *r = run_ratio(&run, accel, pair,
+		const struct csv_row *r = prow(accel, pair,
 						    reg_get(cell, "filter"),
 						    reg_get(cell, "skbs"));
 
@@ -357,7 +375,7 @@ static void claim_weakest(const char *accel, const char *flavour,
 	for (p = 0; p < npairs; p++)
 		for (c = 0; c < reg_cells()->n; c++) {
 			const struct reg_rec *cell = &reg_cells()->rec[c];
-			const struct csv_row *r = run_ratio(&run, accel, pairs[p],
+			const struct csv_row *r = prow(accel, pairs[p],
 							    reg_get(cell, "filter"),
 							    reg_get(cell, "skbs"));
 
@@ -518,7 +536,7 @@ static void judge_counter(struct claim *cl, const char *accel,
 	} else {
 		/* the medians' ratio as median-ratios.csv has it */
 		const struct csv_row *m = strcmp(counter, "median") || *per ? NULL :
-			run_median_ratio(&run, accel, "bench", pair, reg_get(cell, "filter"),
+			mrow(accel, "bench", pair, reg_get(cell, "filter"),
 					 reg_get(cell, "skbs"));
 
 		cl->value = m ? atof(mrat(m, "ratio")) : bo / bn;
@@ -711,7 +729,7 @@ static void claim_seccomp(const char *accel, const char *flavour,
 	snprintf(cl.cell, sizeof(cl.cell), "seccomp-%s", filter);
 	o = run_result(&run, accel, "seccomp", num, filter, NULL);
 	n = run_result(&run, accel, "seccomp", den, filter, NULL);
-	m = run_median_ratio(&run, accel, "seccomp", pair, filter, NULL);
+	m = mrow(accel, "seccomp", pair, filter, NULL);
 	counted = !strcmp(res(run_accel_row(&run, accel), "kind"), "counted");
 	if (!o || !n || !m) {
 		cl.verdict = "not measurable";
@@ -786,7 +804,7 @@ static int factor(const char *accel, const char *pair, const struct reg_rec *cel
 		  double *v, double *lo, double *hi, int *paired)
 {
 	const char *f = reg_get(cell, "filter"), *s = reg_get(cell, "skbs");
-	const struct csv_row *r = run_ratio(&run, accel, pair, f, s), *m;
+	const struct csv_row *r = prow(accel, pair, f, s), *m;
 
 	*paired = 0;
 	if (r) {
@@ -794,7 +812,7 @@ static int factor(const char *accel, const char *pair, const struct reg_rec *cel
 		*paired = run_ci(&run.ratios, r, lo, hi);
 		return 1;
 	}
-	m = run_median_ratio(&run, accel, "bench", pair, f, s);
+	m = mrow(accel, "bench", pair, f, s);
 	if (!m || !(atof(mrat(m, "ratio")) > 0))
 		return 0;
 	*v = atof(mrat(m, "ratio"));
@@ -1326,7 +1344,7 @@ static int mixed_ratio(const char *accel, const char *pair, const char *filter,
 		*over = !r ? 0 : atoi(csv_get(c, r, csv_has(c, "layouts") &&
 						     *csv_get(c, r, "layouts") ? "layouts" : "boots"));
 	if (!r) {
-		r = run_median_ratio(&run, accel, "mix", pair, filter, skbs);
+		r = mrow(accel, "mix", pair, filter, skbs);
 		c = &run.mratios;
 	}
 	if (!r)
@@ -1351,7 +1369,7 @@ static void mixed_row(const char *accel, const char *core, const char *figure,
 		return;
 	if (strchr(what, '/') && !strcmp(col, "median")) {
 		/* a timed accelerator: its paired ratios where it has both */
-		paired = run_ratio(&run, accel, what, filter, skbs);
+		paired = prow(accel, what, filter, skbs);
 		m = mixed_ratio(accel, what, filter, skbs, !!paired, &v, &clo, &chi, &both);
 		has_ci = m == 2;
 		if (both) {
@@ -1554,6 +1572,7 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/median-ratios.csv", argv[1]);
 	csv_load(&run.mratios, path);
 	run.has_mratios = 1;
+	run_type_cells(&run);
 	for (i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++)
 		write_file(argv[1], outputs[i].name, outputs[i].header, outputs[i].rows);
 	return 0;

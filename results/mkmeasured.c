@@ -23,6 +23,16 @@
 
 static const char *const pairs[] = { "old/new", "old/new2014", "new2014/new" };
 
+/* The row of the paired ratio @pair in cell record @cell, or NULL. */
+static const struct csv_row *paired_row(const struct run *run, const char *accel,
+					const char *pair, const struct reg_rec *cell)
+{
+	const struct run_quot *q = run_quot(run, accel, "bench", pair, reg_get(cell, "filter"),
+					    reg_get(cell, "skbs"));
+
+	return q ? q->paired.row : NULL;
+}
+
 int main(int argc, char **argv)
 {
 	char rpath[4096], over[96];
@@ -46,8 +56,7 @@ int main(int argc, char **argv)
 	snprintf(rpath, sizeof(rpath), "%s/ratios.csv", argv[1]);
 	run_load_dir(&run, argv[1]);
 	for (p = 0; p < sizeof(pairs) / sizeof(pairs[0]) && !first; p++)
-		first = run_ratio(&run, accel, pairs[p], reg_get(&reg_cells()->rec[0], "filter"),
-				  reg_get(&reg_cells()->rec[0], "skbs"));
+		first = paired_row(&run, accel, pairs[p], &reg_cells()->rec[0]);
 	if (!first) {
 		fprintf(stderr, "mkmeasured: %s: no ratio of accel %s\n", rpath, accel);
 		return 1;
@@ -65,9 +74,7 @@ int main(int argc, char **argv)
 		printf("\tratio.%s\t", pairs[p]);
 		for (c = 0; c < reg_cells()->n; c++) {
 			const struct reg_rec *cell = &reg_cells()->rec[c];
-			const struct csv_row *r = run_ratio(&run, accel, pairs[p],
-							    reg_get(cell, "filter"),
-							    reg_get(cell, "skbs"));
+			const struct csv_row *r = paired_row(&run, accel, pairs[p], cell);
 			double lo, hi;
 
 			if (!r || !run_ci(&run.ratios, r, &lo, &hi)) {

@@ -146,26 +146,29 @@ static void header(int width)
 /*
  * The paired ratios of ratios.csv (results/mkratios over each accelerator's
  * paired.txt, made by the tables stage): per cell and engine pair, the
- * median of the per-round time ratios t_A / t_B with its 95% CI.
+ * median of the per-round time ratios t_A / t_B with its 95% CI, typed
+ * (lib/cells.c); NULL when the cell has none.
  */
-static const struct csv_row *rfind(const char *accel, const char *pair,
-				   const char *filter, const char *skbs)
-{
-	return run_ratio(&run, accel, pair, filter, skbs);
-}
-
-static const char *rget(const struct csv_row *r, const char *name)
-{
-	return csv_get(&run.ratios, r, name);
-}
-
-/* The typed paired ratio of a cell (lib/cells.c), or NULL. */
 static const struct run_quot *pquot(const char *accel, const char *pair,
 				    const char *filter, const char *skbs)
 {
 	const struct run_quot *q = run_quot(&run, accel, "bench", pair, filter, skbs);
 
 	return q && q->paired.csv ? q : NULL;
+}
+
+/* Its row, for the columns a figure does not carry. */
+static const struct csv_row *rfind(const char *accel, const char *pair,
+				   const char *filter, const char *skbs)
+{
+	const struct run_quot *q = pquot(accel, pair, filter, skbs);
+
+	return q ? q->paired.row : NULL;
+}
+
+static const char *rget(const struct csv_row *r, const char *name)
+{
+	return csv_get(&run.ratios, r, name);
 }
 
 /* "2.87 [2.80, 2.95]", "no difference shown" or "2.87 (no CI)" */
