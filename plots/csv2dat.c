@@ -298,13 +298,57 @@ static FILE *gp_open(const char *stem)
 	return gp;
 }
 
+/* The cell of @engine in column @col of a bench bars plot, or NULL. */
+static const struct run_cell *bench_at(const struct accel *a, const char *engine, int col)
+{
+	return find(a->name, engine, cell_get(col, "filter"), cell_get(col, "skbs"));
+}
+
+/* The cell of @engine in column @col of a seccomp plot (short, large), or NULL. */
+static const struct run_cell *seccomp_at(const struct accel *a, const char *engine, int col)
+{
+	static const char *const filters[2] = { "short", "large" };
+	const struct run_cell *r = run_cell(&run, a->name, "seccomp", engine, filters[col], NULL);
+
+	return r && r->median.csv ? r : NULL;
+}
+
+/*
+ * STEM.dat of a bars plot: a block per engine @present (N of them), a bar
+ * per column of @ncol that has a cell (@at), the block ended by @end.
+ */
+static void bars_dat(const char *stem, const struct accel *a, const int *present, int n,
+		     int ncol,
+		     const struct run_cell *(*at)(const struct accel *, const char *, int),
+		     const char *end)
+{
+	FILE *dat = out_open(stem, "dat");
+	int e, c, i;
+
+	fprintf(dat, "# %s: x median lo hi width\n", stem);
+	for (e = 0, i = 0; e < nengines; e++) {
+		if (!present[e])
+			continue;
+		fprintf(dat, "# %s\n", engines[e].name);
+		for (c = 0; c < ncol; c++) {
+			const struct run_cell *r = at(a, engines[e].name, c);
+
+			if (r)
+				bar_line(dat, r, c, i, n);
+		}
+		fputs(end, dat);
+		i++;
+	}
+	out_close(dat);
+}
+
 /* (1) and (2): per-call cost of each cell, one bar per engine. */
 static void bars(const struct accel *a)
 {
 	const char *names[MAX_ENGINES], *colours[MAX_ENGINES];
-	int present[MAX_ENGINES], n = 0, e, c, i;
+	int present[MAX_ENGINES], n = 0, e, c;
 	char stem[128], buf[512];
-	FILE *dat, *gp;
+	FILE *gp;
 
 	for (e = 0; e < nengines; e++) {
 		present[e] = 0;
@@ -322,24 +366,7 @@ static void bars(const struct accel *a)
 		return;
 	}
 	snprintf(stem, sizeof(stem), "%s-%s", a->unit, a->name);
-	dat = out_open(stem, "dat");
-	fprintf(dat, "# %s: x median lo hi width\n", stem);
-	for (e = 0, i = 0; e < nengines; e++) {
-		if (!present[e])
-			continue;
-		fprintf(dat, "# %s\n", engines[e].name);
-		for (c = 0; c < ncells(); c++) {
-			const struct run_cell *r = find(a->name, engines[e].name,
-							cell_get(c, "filter"), cell_get(c, "skbs"));
-
-			if (!r)
-				continue;
-			bar_line(dat, r, c, i, n);
-		}
-		fprintf(dat, "\n\n");
-		i++;
-	}
-	out_close(dat);
+	bars_dat(stem, a, present, n, ncells(), bench_at, "\n\n");
 
 	gp = gp_open(stem);
 	describe(a, buf, sizeof(buf));
@@ -709,13 +736,12 @@ static void sweep(const struct accel *a, const char *filter)
  */
 static void seccomp_bars(const struct accel *a)
 {
-	static const char *const filters[2] = { "short", "large" };
 	const char *names[MAX_ENGINES], *colours[MAX_ENGINES];
 	const struct run_cell *nf = NULL, *r;
 	const struct csv_row *none;
-	int present[MAX_ENGINES], n = 0, e, c, i;
+	int present[MAX_ENGINES], n = 0, e, i;
 	char stem[128], d[512], t[2048], m[512];
-	FILE *dat, *gp;
+	FILE *gp;
 
 	for (e = 0; e < nengines; e++)
 		present[e] = 0;
@@ -743,22 +769,7 @@ static void seccomp_bars(const struct accel *a)
 	}
 	none = nf ? nf->median.row : NULL;
 	snprintf(stem, sizeof(stem), "seccomp-%s", a->name);
-	dat = out_open(stem, "dat");
-	fprintf(dat, "# %s: x median lo hi width\n", stem);
-	for (e = 0, i = 0; e < nengines; e++) {
-		if (!present[e])
-			continue;
-		fprintf(dat, "# %s\n", engines[e].name);
-		for (c = 0; c < 2; c++) {
-			r = run_cell(&run, a->name, "seccomp", engines[e].name, filters[c], NULL);
-			if (!r || !r->median.csv)
-				continue;
-			bar_line(dat, r, c, i, n);
-		}
-		fprintf(dat, "NaN NaN NaN NaN NaN\n\n\n");
-		i++;
-	}
-	out_close(dat);
+	bars_dat(stem, a, present, n, 2, seccomp_at, "NaN NaN NaN NaN NaN\n\n\n");
 
 	gp = gp_open(stem);
 	describe(a, d, sizeof(d));
