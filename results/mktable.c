@@ -455,6 +455,43 @@ static int measured(const char *accel, const char *engine)
 	return have;
 }
 
+/*
+ * Engine @e's row of a table over the cells: its label, then what @put
+ * writes of each typed cell (NULL: the bench plan has none), @width wide.
+ */
+static void engine_row(const char *accel, size_t e, int width,
+		       void (*put)(char *buf, size_t n, const struct run_cell *t))
+{
+	char buf[48];
+	int c;
+
+	printf("%-14s", engines[e].label);
+	for (c = 0; c < ncells(); c++) {
+		put(buf, sizeof(buf), tcell(accel, "bench", engines[e].engine,
+					    cell_get(c, "filter"), cell_get(c, "skbs")));
+		printf(" %*s", width, buf);
+	}
+	printf("\n");
+}
+
+static void put_median(char *buf, size_t n, const struct run_cell *t)
+{
+	if (t)
+		snprintf(buf, n, "%.1f", t->median.v);
+	else
+		snprintf(buf, n, "n/a");
+}
+
+static void put_ci(char *buf, size_t n, const struct run_cell *t)
+{
+	double lo, hi;
+
+	if (ci(t, &lo, &hi))
+		snprintf(buf, n, "%.1f..%.1f", lo, hi);
+	else
+		snprintf(buf, n, "-");
+}
+
 /* The 95% CI of each median of the table, when the run has them. */
 static void ci_table(const char *accel)
 {
@@ -483,19 +520,8 @@ static void ci_table(const char *accel)
 	for (e = 0; e < NENGINES; e++) {
 		int have = measured(accel, engines[e].engine);
 
-		if (!have)
-			continue;
-		printf("%-14s", engines[e].label);
-		for (c = 0; c < ncells(); c++) {
-			const struct run_cell *t = tcell(accel, "bench", engines[e].engine,
-							 cell_get(c, "filter"), cell_get(c, "skbs"));
-			char buf[40] = "-";
-
-			if (ci(t, &lo, &hi))
-				snprintf(buf, sizeof(buf), "%.1f..%.1f", lo, hi);
-			printf(" %14s", buf);
-		}
-		printf("\n");
+		if (have)
+			engine_row(accel, e, 14, put_ci);
 	}
 }
 
@@ -558,7 +584,7 @@ static void table(const char *accel, const char *what)
 	const char *flavour;
 	char key[80];
 	size_t e;
-	int c, i;
+	int i;
 
 	for (i = 0; i < run.results.nrows && !any; i++)
 		if (!strcmp(get(&run.results.rows[i], "accel"), accel))
@@ -596,19 +622,8 @@ static void table(const char *accel, const char *what)
 			       reg_get(engines[e].rec, key));
 			continue;
 		}
-		if (!have)
-			continue;
-		printf("%-14s", engines[e].label);
-		for (c = 0; c < ncells(); c++) {
-			const struct run_cell *t = tcell(accel, "bench", engines[e].engine,
-							 cell_get(c, "filter"), cell_get(c, "skbs"));
-			char buf[32] = "n/a";
-
-			if (t)
-				snprintf(buf, sizeof(buf), "%.1f", t->median.v);
-			printf(" %10s", buf);
-		}
-		printf("\n");
+		if (have)
+			engine_row(accel, e, 10, put_median);
 	}
 	marked = 0;
 	ratio_head = 0;
