@@ -128,10 +128,14 @@ r=$tmp/blocked
 side "$r" baseline uml 1 99 1 1 1
 side "$r" patched uml 1 1 1.105170918 1.221402758 1.349858808
 if "$mkcompare" "$r" 2> "$tmp/err"; then
-	expect "blocked: ratio 1.2214" near "$(get "$r/compare.csv" ratio engine=old)" 1.2214 0.0001
-	expect "blocked: p .07418" near "$(get "$r/compare.csv" p engine=old)" 0.07418 0.00001
-	expect "blocked: CI low .9527" near "$(get "$r/compare.csv" ci_lo engine=old)" 0.9527 0.0001
-	expect "blocked: CI high 1.5658" near "$(get "$r/compare.csv" ci_hi engine=old)" 1.5658 0.0001
+	while read -r col want tol; do
+		expect "blocked: $col $want" near "$(get "$r/compare.csv" "$col" engine=old)" "$want" "$tol"
+	done <<-EOF
+	ratio 1.2214 0.0001
+	p 0.07418 0.00001
+	ci_lo 0.9527 0.0001
+	ci_hi 1.5658 0.0001
+	EOF
 	expect "blocked: 3 blocks of boot pairs, boot 1 left out" \
 		test "$(get "$r/compare.csv" blocks engine=old) $(get "$r/compare.csv" block_kind engine=old) $(get "$r/compare.csv" boots_baseline engine=old)" = "3 boot pairs 3"
 	expect "blocked: no difference shown" \

@@ -153,9 +153,14 @@ for v in .50 .52 .60 .62 .40 .42; do
 done
 "$mkratios" -p old/new -g A,A,B,B,C,C "$tmp"/lay1.txt "$tmp"/lay2.txt "$tmp"/lay3.txt \
 	"$tmp"/lay4.txt "$tmp"/lay5.txt "$tmp"/lay6.txt > "$tmp/lay.csv"
-expect "layouts: the geometric mean of the variants' means" near "$(field "$tmp/lay.csv" old/new ratio)" 0.5033 0.0002
-expect "layouts: the t-interval over 3 variants, low end" near "$(field "$tmp/lay.csv" old/new ci_lo)" 0.3069 0.0003
-expect "layouts: the t-interval over 3 variants, high end" near "$(field "$tmp/lay.csv" old/new ci_hi)" 0.8252 0.0003
+# the geometric mean of the variants' means; the t-interval over 3 variants
+while read -r col want tol; do
+	expect "layouts: $col $want" near "$(field "$tmp/lay.csv" old/new "$col")" "$want" "$tol"
+done <<EOF
+ratio 0.5033 0.0002
+ci_lo 0.3069 0.0003
+ci_hi 0.8252 0.0003
+EOF
 expect "layouts: ci_over=layouts, 3 layouts of 6 boots" \
 	test "$(field "$tmp/lay.csv" old/new ci_over) $(field "$tmp/lay.csv" old/new layouts) $(field "$tmp/lay.csv" old/new boots)" = "layouts 3 6"
 expect "layouts: sd of the variants 19.91%, of boots within one 2.88%" \
@@ -245,17 +250,27 @@ mixboots() {
 		files="$files $tmp/$1-$k.txt"
 	done
 }
+# modes NAME FIRST LAST WHAT UNITS [FACTOR]: mkratios over mixboots NAME
+# FIRST LAST finds mode_units UNITS, and mode_factor FACTOR within 2% (no
+# FACTOR: none).
+modes() {
+	mixboots "$1" "$2" "$3"
+	# shellcheck disable=SC2086 # one word per boot file
+	"$mkratios" -p old/new $files > "$tmp/$1.csv"
+	expect "mixture: $4: mode_units $5 ($(field "$tmp/$1.csv" old/new mode_units))" \
+		test "$(field "$tmp/$1.csv" old/new mode_units)" = "$5"
+	if [ -n "${6:-}" ]; then
+		expect "mixture: $4: mode_factor $6 within 2% ($(field "$tmp/$1.csv" old/new mode_factor))" \
+			near "$(field "$tmp/$1.csv" old/new mode_factor)" "$6" 0.02
+	else
+		expect "mixture: $4: no mode_factor" test -z "$(field "$tmp/$1.csv" old/new mode_factor)"
+	fi
+}
 # Three of 12 boots slow: the largest gap of the sorted log medians (0.53)
 # is far over 6 x the spread within the two sides (about 1.5%); the
 # factor, the slow boots' median (boot 11) over the others' (boots 5 and
 # 6), is 1.7 x 1.035 / 1.0075 = 1.746.
-mixboots mix 10 12
-# shellcheck disable=SC2086 # one word per boot file
-"$mkratios" -p old/new $files > "$tmp/mix.csv"
-expect "mixture: 3 of 12 boots 1.7x slower: mode_units 3 ($(field "$tmp/mix.csv" old/new mode_units))" \
-	test "$(field "$tmp/mix.csv" old/new mode_units)" = 3
-expect "mixture: mode_factor 1.746 within 2% ($(field "$tmp/mix.csv" old/new mode_factor))" \
-	near "$(field "$tmp/mix.csv" old/new mode_factor)" 1.746 0.02
+modes mix 10 12 "3 of 12 boots 1.7x slower" 3 1.746
 # as 12 code-layout variants of one boot each: the variants are the units
 # shellcheck disable=SC2086
 "$mkratios" -p old/new -g a,b,c,d,e,f,g,h,i,j,k,l $files > "$tmp/mixg.csv"
@@ -267,19 +282,9 @@ expect "mixture: 9 boots (fewer than 10): not tested, both columns empty" \
 	test "$(field "$tmp/mix9.csv" old/new mode_units)/$(field "$tmp/mix9.csv" old/new mode_factor)" = /
 # Nine slow, three not: the smaller mode lies below, its factor (boot 2
 # over boot 8) 0.99 / (1.7 x 1.02) = 0.571.
-mixboots low 4 12
-# shellcheck disable=SC2086
-"$mkratios" -p old/new $files > "$tmp/low.csv"
-expect "mixture: 3 of 12 boots below the rest: mode_units 3 ($(field "$tmp/low.csv" old/new mode_units))" \
-	test "$(field "$tmp/low.csv" old/new mode_units)" = 3
-expect "mixture: below the rest: mode_factor 0.571 within 2% ($(field "$tmp/low.csv" old/new mode_factor))" \
-	near "$(field "$tmp/low.csv" old/new mode_factor)" 0.571 0.02
+modes low 4 12 "3 of 12 boots below the rest" 3 0.571
 # none slow: one mode
-mixboots one 13 12
-# shellcheck disable=SC2086
-"$mkratios" -p old/new $files > "$tmp/one.csv"
-expect "mixture: the 12 boots without slow ones: mode_units 0, no factor" \
-	test "$(field "$tmp/one.csv" old/new mode_units)/$(field "$tmp/one.csv" old/new mode_factor)" = 0/
+modes one 13 12 "the 12 boots without slow ones" 0
 # The rule's size on normal boots (simboots, fixed seed: 20000 runs of 10
 # boots, the fewest it tests): two modes in at most 0.5% of runs; with a
 # slow mode (each of 24 boots 1.7x slower with probability 0.1) in at
