@@ -121,11 +121,8 @@ fi
 
 # ---- plots
 p=$run/plots
-if CSV2DAT=$tools/csv2dat "$render" "$run" > "$tmp/render.out" 2>&1; then
-	pass "plots: render.sh draws the made-up run"
-else
-	fail "plots: render.sh draws the made-up run: $(tail -n 5 "$tmp/render.out")"
-fi
+succeeds "plots: render.sh draws the made-up run" "$tmp/render.out" \
+	env CSV2DAT="$tools/csv2dat" "$render" "$run"
 stems="ns-kvm ns-uml insns-icount ns-tcg ratios-kvm ratios-uml ratios-icount ratios-tcg ratios-all"
 for a in kvm uml icount tcg; do
 	stems="$stems sweep-$a-fprog1 sweep-$a-fprog2"
@@ -185,11 +182,8 @@ awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; print; next }
 	$col["ci_lo"] == "" && $col["median"] != "" && $0 !~ /"/ {
 		$col["ci_lo"] = $col["median"] * 0.9; $col["ci_hi"] = $col["median"] * 1.1
 	} { print }' "$run/results.csv" > "$ci/results.csv"
-if CSV2DAT=$tools/csv2dat "$render" "$ci" > "$tmp/ci.out" 2>&1; then
-	pass "plots: render.sh takes ci_lo,ci_hi values"
-else
-	fail "plots: render.sh takes ci_lo,ci_hi values: $(tail -n 5 "$tmp/ci.out")"
-fi
+succeeds "plots: render.sh takes ci_lo,ci_hi values" "$tmp/ci.out" \
+	env CSV2DAT="$tools/csv2dat" "$render" "$ci"
 expect "plots: whiskers are the CI when there is one" \
 	sh -c "grep -q '^0.7000 60.000 54.000 66.000 ' '$ci/plots/ns-kvm.dat' && grep -q 'whiskers = 95% CI of the median' '$ci/plots/ns-kvm.svg'"
 expect "plots: render.sh fails on a directory without results.csv" \
@@ -261,11 +255,8 @@ fi
 fxb=$tmp/uml-boots
 cp -R "$here/fixtures/uml-boots" "$fxb"
 series_tree "$tmp/tree-boots"
-if PLOTS=1 "$here/mktables.sh" "$fxb" "$tools" "$tmp/tree-boots" "$fxb/cover.patch" > "$tmp/fxb.out" 2>&1; then
-	pass "one ratio: the tables stage, plots and cover letter of fixture uml-boots"
-else
-	fail "one ratio: the tables stage of fixture uml-boots: $(tail -n 3 "$tmp/fxb.out")"
-fi
+succeeds "one ratio: the tables stage, plots and cover letter of fixture uml-boots" "$tmp/fxb.out" \
+	env PLOTS=1 "$here/mktables.sh" "$fxb" "$tools" "$tmp/tree-boots" "$fxb/cover.patch"
 # ratio_cells PAIR FORMAT: the pair's ratio and CI in the four table cells
 ratio_cells() {
 	awk -F, -v pair="$1" -v fmt="$2" '
@@ -392,11 +383,8 @@ awk '/ engines=/ { sub(/engines=old,new/, "engines=old,new,zzz"); sub(/calls=[0-
 	printf 'claim new-faster-than-zzz\n\tkind\t\tratio\n\ttext\t\tnew faster than zzz\n\tpair\t\tzzz/new\n'
 } > "$tmp/fake.conf"
 series_tree "$tmp/tree-fake"
-if ENGINES_CONF=$tmp/fake.conf PLOTS=1 "$here/mktables.sh" "$fk" "$tools" "$tmp/tree-fake" "$fk/cover.patch" > "$tmp/fk.out" 2>&1; then
-	pass "registry: a fixture registry with engine zzz: the tables stage, plots and cover letter"
-else
-	fail "registry: a fixture registry with engine zzz: $(tail -n 3 "$tmp/fk.out")"
-fi
+succeeds "registry: a fixture registry with engine zzz: the tables stage, plots and cover letter" "$tmp/fk.out" \
+	env ENGINES_CONF="$tmp/fake.conf" PLOTS=1 "$here/mktables.sh" "$fk" "$tools" "$tmp/tree-fake" "$fk/cover.patch"
 expect "registry: engine zzz: its row in table.txt and in the cover letter, by its label" \
 	sh -c "grep -q '^zzz BPF  *35.1' '$fk/table.txt' && grep -q '^zzz BPF  *35.1' '$fk/cover.patch'"
 expect "registry: ratio zzz/new: paired, in ratios.csv, table.txt and the cover letter (0.50)" \

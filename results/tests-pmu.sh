@@ -79,11 +79,8 @@ run=$tmp/fx
 cp -R "$fx" "$run"
 rm -f "$run"/*.csv "$run"/*.txt
 cp "$fx/run.txt" "$run/run.txt"
-if PLOTS=0 "$here/mktables.sh" "$run" "$tools" > "$tmp/fx.out" 2>&1; then
-	pass "tables: the stage takes the fixture"
-else
-	fail "tables: the stage takes the fixture: $(tail -n 3 "$tmp/fx.out")"
-fi
+succeeds "tables: the stage takes the fixture" "$tmp/fx.out" \
+	env PLOTS=0 "$here/mktables.sh" "$run" "$tools"
 csv=$run/results.csv
 # row ENGINE FILTER SKBS COLUMN...: the bench row's columns of $rcsv (default
 # the fixture's results.csv), each followed by a space.
@@ -169,11 +166,8 @@ sed -i 's/^[0-9]*,,cycles,[0-9]*,100.00,[0-9.]*,GHz$/<not supported>,,cycles,0,1
 expect "not counted: the copy has the lines" \
 	sh -c "grep -qx '<not counted>,,branch-misses,0,0.00,,' '$nc/kvm/perf/bench-new-fprog2-tcp22-payload-skbs1.stat' &&
 		grep -qx '<not supported>,,cycles,0,100.00,,' '$nc/kvm/perf/bench-old-fprog2-tcp22-payload-skbs1.stat'"
-if PLOTS=0 "$here/mktables.sh" "$nc" "$tools" > "$tmp/nc.out" 2>&1; then
-	pass "not counted: the tables stage takes the run"
-else
-	fail "not counted: the tables stage takes the run: $(tail -n 3 "$tmp/nc.out")"
-fi
+succeeds "not counted: the tables stage takes the run" "$tmp/nc.out" \
+	env PLOTS=0 "$here/mktables.sh" "$nc" "$tools"
 is "$(rcsv=$nc/results.csv row new fprog2 1 branch_misses branch_misses_per_call cycles branches branches_per_call instructions_per_call)" \
 	"not counted  793195772 463415055 196.421 1224.515 " \
 	"not counted: new BPF's branch-misses read 'not counted', no figure per call; its other counters parsed"

@@ -28,6 +28,17 @@ expect() {
 	test_name=$1; shift
 	if "$@" > /dev/null 2>&1; then pass "$test_name"; else fail "$test_name"; fi
 }
+# succeeds NAME OUT COMMAND...: one test from COMMAND's exit status, its
+# output in the file OUT; a FAIL names the output's last 5 lines.
+succeeds() {
+	test_name=$1 test_out=$2
+	shift 2
+	if "$@" > "$test_out" 2>&1; then
+		pass "$test_name"
+	else
+		fail "$test_name: $(tail -n 5 "$test_out")"
+	fi
+}
 # refused NAME PATTERN COMMAND...: COMMAND exits non-zero and its output
 # has a line matching PATTERN (grep -E); the output is in $tmp/out.
 refused() {

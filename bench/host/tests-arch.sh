@@ -92,11 +92,8 @@ sed -i 's/^accels=icount$/accels=icount-armv7/' "$run/run.txt"
 sed -i -e 's/^accel=icount$/accel=icount-armv7/' -e 's/^flavour=x86_64$/flavour=armv7/' \
 	"$run/icount-armv7/host.txt"
 series_tree "$tmp/tree"
-if PLOTS=1 "$top/results/mktables.sh" "$run" "$tools" "$tmp/tree" "$run/cover.patch" > "$tmp/mk.out" 2>&1; then
-	pass "results: the tables stage, plots and cover letter of a run on armv7"
-else
-	fail "results: the tables stage, plots and cover letter of a run on armv7: $(tail -n 3 "$tmp/mk.out")"
-fi
+succeeds "results: the tables stage, plots and cover letter of a run on armv7" "$tmp/mk.out" \
+	env PLOTS=1 "$top/results/mktables.sh" "$run" "$tools" "$tmp/tree" "$run/cover.patch"
 expect "results: results.csv names the accelerator and the flavour's title" sh -c "
 	'$tools/csvget' '$run/results.csv' accel tag=bench engine=old filter=fprog1 skbs=1 | grep -qx icount-armv7"
 expect "results: table.txt heads its section with the flavour's title and sets the 2014 arm32 table beside it" sh -c "
