@@ -40,6 +40,18 @@ set_knob_file() {
 	fi
 }
 
+# write_refused NAME VALUE ERRNO: writing VALUE to knob NAME fails with
+# errno ERRNO and leaves the knob as it was; else fails, saying what
+# happened on stdout.
+write_refused() {
+	wr_before=$(cat "$KNOBS/$1")
+	wr_err=$(/bench/knob "$KNOBS/$1" "$2") && wr_err="errno=none"
+	wr_after=$(cat "$KNOBS/$1")
+	[ "$wr_err" = "errno=$3" ] && [ "$wr_before" = "$wr_after" ] && return 0
+	echo "got $wr_err, want errno=$3; before '$wr_before' after '$wr_after'"
+	return 1
+}
+
 # expected_verdict FILTER PACKET: the value tcpdump's verdict implies.
 expected_verdict() {
 	awk -v f="$1" -v p="$2" '$1 == f && $2 == p { print $3; found = 1 }

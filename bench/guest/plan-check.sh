@@ -125,13 +125,10 @@ check "guest: a failed run leaves no result" sh -c "[ -z \"\$(cat $KNOBS/result)
 
 # Malformed writes: errno, and the previous value is untouched.
 bad_write() { # knob value want-errno
-	before=$(cat "$KNOBS/$1")
-	err=$(/bench/knob "$KNOBS/$1" "$2") && err="errno=none"
-	after=$(cat "$KNOBS/$1")
-	if [ "$err" = "errno=$3" ] && [ "$before" = "$after" ]; then
+	if why=$(write_refused "$1" "$2" "$3"); then
 		pass "guest: $1 <- '$2' fails $3, value kept"
 	else
-		fail "guest: $1 <- '$2': got $err, want errno=$3; before '$before' after '$after'"
+		fail "guest: $1 <- '$2': $why"
 	fi
 }
 set_knob skbs 7

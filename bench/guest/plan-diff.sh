@@ -74,15 +74,20 @@ t_eval() {
 		fail "guest: diff: $1 ($3 headlen $4): got '$got', want '$w'"
 	fi
 }
+# t_evals: t_eval's cases, one a line on stdin: NAME|PACKET|HEADLEN|SPEC|PROG,
+# PROG its insns ("CODE, JT, JF, K") separated by ";".
+t_evals() {
+	while IFS='|' read -r te_name te_pkt te_hl te_spec te_prog; do
+		t_eval "$te_name" "$(printf '%s\n' "$te_prog" | tr ';' '\n' |
+			sed 's/^ *//; s/.*/{ & },/')" "$te_pkt" "$te_hl" "$te_spec" < /dev/null
+	done
+}
 # t_reject NAME PROG ERRNO: every checker rejects: the write fails, prog kept.
 t_reject() {
-	before=$(cat "$KNOBS/prog")
-	err=$(/bench/knob "$KNOBS/prog" "$2") && err="errno=none"
-	after=$(cat "$KNOBS/prog")
-	if [ "$err" = "errno=$3" ] && [ "$before" = "$after" ]; then
+	if why=$(write_refused prog "$2" "$3"); then
 		pass "guest: diff: $1 rejected by every engine ($3), prog kept"
 	else
-		fail "guest: diff: $1: got $err, want errno=$3 (prog kept: $([ "$before" = "$after" ] && echo yes || echo no))"
+		fail "guest: diff: $1: $why"
 	fi
 }
 
@@ -155,10 +160,10 @@ fi
 
 say "diff: same in both engines"
 t_reject "ret x is no opcode" "$(p "0x0e, 0, 0, 0")" EINVAL
-t_eval "div by X == 0 ends with 0" "$(p "0x00, 0, 0, 9" "0x3c, 0, 0, 0" "0x06, 0, 0, 1")" \
-	$syn 0 "all=0"
-t_eval "mod by X == 0 ends with 0" "$(p "0x00, 0, 0, 9" "0x9c, 0, 0, 0" "0x06, 0, 0, 1")" \
-	$syn 0 "all=0"
+t_evals <<EOF
+div by X == 0 ends with 0|$syn|0|all=0|0x00, 0, 0, 9; 0x3c, 0, 0, 0; 0x06, 0, 0, 1
+mod by X == 0 ends with 0|$syn|0|all=0|0x00, 0, 0, 9; 0x9c, 0, 0, 0; 0x06, 0, 0, 1
+EOF
 # xshift_byte V: " ENGINE=V" for each engine that shifts by X's low byte
 # on this flavour (engines.conf xshift.FLAVOUR byte: the arm32 JIT, #17).
 xshift_byte() {
@@ -167,35 +172,22 @@ xshift_byte() {
 			printf ' %s=%s' "$e" "$1"
 	done
 }
-t_eval "rsh by X = 32 shifts by 0 (#17: by 32 on a low-byte JIT)" \
-	"$(p "0x00, 0, 0, 0x80000000" "0x01, 0, 0, 32" "0x7c, 0, 0, 0" "$RET_A")" $syn 0 \
-	"all=2147483648$(xshift_byte 0)"
-t_eval "lsh by X = 33 shifts by 1 (#17: by 33 on a low-byte JIT)" \
-	"$(p "0x00, 0, 0, 3" "0x01, 0, 0, 33" "0x6c, 0, 0, 0" "$RET_A")" $syn 0 \
-	"all=6$(xshift_byte 0)"
-t_eval "lsh by X = 257 shifts by 1 everywhere" \
-	"$(p "0x00, 0, 0, 3" "0x01, 0, 0, 257" "0x6c, 0, 0, 0" "$RET_A")" $syn 0 \
-	"all=6"
-t_eval "ld [61] on a 64-byte frame ends with 0" "$(p "0x20, 0, 0, 61" "0x06, 0, 0, 1")" \
-	random64 0 "all=0"
-t_eval "ld [32] across the end of a 34-byte linear area" "$(p "0x20, 0, 0, 32" "$RET_A")" \
-	$syn 34 "all=171072"
-t_eval "ldh [57] straddling the end of the packet ends with 0" \
-	"$(p "0x28, 0, 0, 57" "0x06, 0, 0, 1")" $syn 0 "all=0"
-t_eval "ldx #0xffffffff; ldb [x+0] (SKF_NET_OFF+0xfffff) ends with 0" \
-	"$(p "0x01, 0, 0, 0xffffffff" "0x50, 0, 0, 0" "0x06, 0, 0, 1")" $syn 0 "all=0"
-t_eval "ldb [x-1] with X = 15 reads byte 14" \
-	"$(p "0x01, 0, 0, 15" "0x50, 0, 0, 0xffffffff" "$RET_A")" $syn 0 "all=69"
-t_eval "ldxb 4*([14]&0xf) of IPv4 is 20" "$(p "0xb1, 0, 0, 14" "0x87, 0, 0, 0" "$RET_A")" \
-	$syn 0 "all=20"
-t_eval "ldb [SKF_AD_OFF] is the protocol" "$(p "0x30, 0, 0, 0xfffff000" "$RET_A")" $syn 0 \
-	"all=2048"
-t_eval "ldb [SKF_LL_OFF] is the first MAC byte" "$(p "0x30, 0, 0, 0xffe00000" "$RET_A")" \
-	$syn 14 "all=2"
-t_eval "A starts at 0" "$(p "$RET_A")" $syn 0 "all=0"
-t_eval "X starts at 0" "$(p "0x87, 0, 0, 0" "$RET_A")" $syn 0 "all=0"
-t_eval "ld [0x80000000] ends with 0" "$(p "0x20, 0, 0, 0x80000000" "0x06, 0, 0, 1")" $syn 0 \
-	"all=0"
+t_evals <<EOF
+rsh by X = 32 shifts by 0 (#17: by 32 on a low-byte JIT)|$syn|0|all=2147483648$(xshift_byte 0)|0x00, 0, 0, 0x80000000; 0x01, 0, 0, 32; 0x7c, 0, 0, 0; $RET_A
+lsh by X = 33 shifts by 1 (#17: by 33 on a low-byte JIT)|$syn|0|all=6$(xshift_byte 0)|0x00, 0, 0, 3; 0x01, 0, 0, 33; 0x6c, 0, 0, 0; $RET_A
+lsh by X = 257 shifts by 1 everywhere|$syn|0|all=6|0x00, 0, 0, 3; 0x01, 0, 0, 257; 0x6c, 0, 0, 0; $RET_A
+ld [61] on a 64-byte frame ends with 0|random64|0|all=0|0x20, 0, 0, 61; 0x06, 0, 0, 1
+ld [32] across the end of a 34-byte linear area|$syn|34|all=171072|0x20, 0, 0, 32; $RET_A
+ldh [57] straddling the end of the packet ends with 0|$syn|0|all=0|0x28, 0, 0, 57; 0x06, 0, 0, 1
+ldx #0xffffffff; ldb [x+0] (SKF_NET_OFF+0xfffff) ends with 0|$syn|0|all=0|0x01, 0, 0, 0xffffffff; 0x50, 0, 0, 0; 0x06, 0, 0, 1
+ldb [x-1] with X = 15 reads byte 14|$syn|0|all=69|0x01, 0, 0, 15; 0x50, 0, 0, 0xffffffff; $RET_A
+ldxb 4*([14]&0xf) of IPv4 is 20|$syn|0|all=20|0xb1, 0, 0, 14; 0x87, 0, 0, 0; $RET_A
+ldb [SKF_AD_OFF] is the protocol|$syn|0|all=2048|0x30, 0, 0, 0xfffff000; $RET_A
+ldb [SKF_LL_OFF] is the first MAC byte|$syn|14|all=2|0x30, 0, 0, 0xffe00000; $RET_A
+A starts at 0|$syn|0|all=0|$RET_A
+X starts at 0|$syn|0|all=0|0x87, 0, 0, 0; $RET_A
+ld [0x80000000] ends with 0|$syn|0|all=0|0x20, 0, 0, 0x80000000; 0x06, 0, 0, 1
+EOF
 
 say "diff: checker rules"
 t_reject "length 0" "
@@ -219,30 +211,21 @@ t_reject "jset jf past the end" "$(p "0x45, 0, 2, 0" "0x06, 0, 0, 1" "$RET_A")" 
 t_reject "last insn not ret (only insn)" "$(p "0x00, 0, 0, 1")" EINVAL
 t_reject "last insn not ret" "$(p "0x06, 0, 0, 1" "0x00, 0, 0, 1")" EINVAL
 t_reject "unknown ancillary SKF_AD_OFF+0xffc" "$(p "0x30, 0, 0, 0xfffffffc" "$RET_A")" EINVAL
-t_eval "SKF_AD_VLAN_TPID: 3.14 rejects, 6.1 takes" "$(p "0x28, 0, 0, 0xfffff03c" "$RET_A")" \
-	$syn 0 "3.14=-22 6.1=0"
-t_eval "shift by K = 32: 3.14 takes, 6.1 rejects" "$(p "0x64, 0, 0, 32" "$RET_A")" $syn 0 \
-	"3.14=0 6.1=-22"
-t_eval "jeq to the last insn" \
-	"$(p "0x00, 0, 0, 5" "0x15, 1, 0, 5" "0x06, 0, 0, 1" "0x06, 0, 0, 2")" $syn 0 \
-	"all=2"
-t_eval "ja to the last insn" "$(p "0x05, 0, 0, 1" "0x06, 0, 0, 1" "0x06, 0, 0, 3")" $syn 0 \
-	"all=3"
+t_evals <<EOF
+SKF_AD_VLAN_TPID: 3.14 rejects, 6.1 takes|$syn|0|3.14=-22 6.1=0|0x28, 0, 0, 0xfffff03c; $RET_A
+shift by K = 32: 3.14 takes, 6.1 rejects|$syn|0|3.14=0 6.1=-22|0x64, 0, 0, 32; $RET_A
+jeq to the last insn|$syn|0|all=2|0x00, 0, 0, 5; 0x15, 1, 0, 5; 0x06, 0, 0, 1; 0x06, 0, 0, 2
+ja to the last insn|$syn|0|all=3|0x05, 0, 0, 1; 0x06, 0, 0, 1; 0x06, 0, 0, 3
+EOF
 max=$(awk 'BEGIN { for (i = 0; i < 4095; i++) print "{ 0x4, 0, 0, 0x00000001 },"
 	print "{ 0x16, 0, 0, 0x00000000 }," }')
 t_eval "4096 insns" "$max" $syn 0 "all=4095"
-t_eval "jgt #0x80000000 unsigned" \
-	"$(p "0x00, 0, 0, 0xffffffff" "0x25, 0, 1, 0x80000000" "0x06, 0, 0, 1" "0x06, 0, 0, 2")" \
-	$syn 0 "all=1"
-t_eval "jge #0x80000000 unsigned" \
-	"$(p "0x00, 0, 0, 0x7fffffff" "0x35, 0, 1, 0x80000000" "0x06, 0, 0, 1" "0x06, 0, 0, 2")" \
-	$syn 0 "all=2"
-t_eval "jeq #0xffffffff" \
-	"$(p "0x00, 0, 0, 0xffffffff" "0x15, 0, 1, 0xffffffff" "0x06, 0, 0, 9" "0x06, 0, 0, 10")" \
-	$syn 0 "all=9"
-t_eval "jset #0x80000000" \
-	"$(p "0x00, 0, 0, 0x80000000" "0x45, 0, 1, 0x80000000" "0x06, 0, 0, 7" "0x06, 0, 0, 8")" \
-	$syn 0 "all=7"
+t_evals <<EOF
+jgt #0x80000000 unsigned|$syn|0|all=1|0x00, 0, 0, 0xffffffff; 0x25, 0, 1, 0x80000000; 0x06, 0, 0, 1; 0x06, 0, 0, 2
+jge #0x80000000 unsigned|$syn|0|all=2|0x00, 0, 0, 0x7fffffff; 0x35, 0, 1, 0x80000000; 0x06, 0, 0, 1; 0x06, 0, 0, 2
+jeq #0xffffffff|$syn|0|all=9|0x00, 0, 0, 0xffffffff; 0x15, 0, 1, 0xffffffff; 0x06, 0, 0, 9; 0x06, 0, 0, 10
+jset #0x80000000|$syn|0|all=7|0x00, 0, 0, 0x80000000; 0x45, 0, 1, 0x80000000; 0x06, 0, 0, 7; 0x06, 0, 0, 8
+EOF
 
 say "diff: knobs"
 # A run on an engine whose checker rejects the program fails with its errno.
