@@ -34,6 +34,24 @@ arg_list() {
 	echo "$1" | tr ',' '\n'
 }
 
+# arg_item TYPE ITEM MIN MAX WHAT: ITEM is a valid item of a list option
+# of TYPE (uints, engines, filters); else says why on stdout.
+arg_item() {
+	case "$1" in
+	uints)
+		arg_uint "$2" "$3" "$4" && return 0
+		echo "'$2' out of range, each must be a number $3..$4 ($5)" ;;
+	engines)
+		known=$(conf_names "$CONF_DIR/engines.conf" engine | tr '\n' ' ' | sed 's/ $//')
+		case " $known " in *" $2 "*) return 0 ;; esac
+		echo "unknown engine '$2' (known: $known)" ;;
+	filters)
+		case "$2" in */* | .*) ;; *) [ -f "$CONF_DIR/../filters/$2.dd" ] && return 0 ;; esac
+		echo "unknown filter '$2' (known: $(arg_filters))" ;;
+	esac
+	return 1
+}
+
 bench_arg_check() {
 	case "$1" in
 	bench.*=*) ;;
@@ -70,29 +88,12 @@ bench_arg_check() {
 		esac
 		echo "bench.$key=$val: out of range, must be a number $min..$max ($what)"
 		return 1 ;;
-	uints)
+	uints | engines | filters)
 		items=$(arg_list "$val") ||
 			{ echo "bench.$key=$val: an empty item in the list ($what)"; return 1; }
 		for v in $items; do
-			arg_uint "$v" "$min" "$max" && continue
-			echo "bench.$key=$val: '$v' out of range, each must be a number $min..$max ($what)"
-			return 1
-		done ;;
-	engines)
-		items=$(arg_list "$val") ||
-			{ echo "bench.$key=$val: an empty item in the list ($what)"; return 1; }
-		known=$(conf_names "$CONF_DIR/engines.conf" engine | tr '\n' ' ' | sed 's/ $//')
-		for v in $items; do
-			case " $known " in *" $v "*) continue ;; esac
-			echo "bench.$key=$val: unknown engine '$v' (known: $known)"
-			return 1
-		done ;;
-	filters)
-		items=$(arg_list "$val") ||
-			{ echo "bench.$key=$val: an empty item in the list ($what)"; return 1; }
-		for v in $items; do
-			case "$v" in */* | .*) ;; *) [ -f "$CONF_DIR/../filters/$v.dd" ] && continue ;; esac
-			echo "bench.$key=$val: unknown filter '$v' (known: $(arg_filters))"
+			why=$(arg_item "$type" "$v" "$min" "$max" "$what") && continue
+			echo "bench.$key=$val: $why"
 			return 1
 		done ;;
 	*)
