@@ -114,17 +114,23 @@ if [ -n "$run" ]; then
 	fi
 fi
 
+# icount_within WHAT CSV: every icount row of compare.csv CSV (20 or more)
+# is within the counted noise: a change that moves no instruction.
+icount_within() {
+	# shellcheck disable=SC2016
+	expect "$1: every icount delta is within the counted noise" awk -F, '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$(c["accel"]) == "icount" { n++; if ($(c["verdict"]) !~ /^within \+-/) bad++ }
+		END { exit bad || n < 20 }' "$2"
+}
+
 # 3. The comment fixture: nothing changes, counted; and the kvm path
 # under nested TCG (kvm-nested: 3 boots of each kernel, interleaved),
 # whose figures are a test, not timing: every verdict "not measurable".
 compare comment "$fixtures/comment-only" "icount kvm-nested" 3 "$short bench.perf=0"
 if [ -n "$run" ]; then
 	c=$run/compare.csv
-	# shellcheck disable=SC2016
-	expect "comment: every icount delta is within the counted noise" awk -F, '
-		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$(c["accel"]) == "icount" { n++; if ($(c["verdict"]) !~ /^within \+-/) bad++ }
-		END { exit bad || n < 20 }' "$c"
+	icount_within comment "$c"
 	# shellcheck disable=SC2016
 	expect "comment: every kvm-nested verdict is not measurable (a test of the kvm path)" awk -F, '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -144,11 +150,7 @@ compare layout "$fixtures/layout-shift" "icount uml" 9 "$short bench.perf=0" \
 	LAYOUT_SEEDS="101 102 103 104 105 106 107 108"
 if [ -n "$run" ]; then
 	c=$run/compare.csv
-	# shellcheck disable=SC2016
-	expect "layout: every icount delta is within the counted noise" awk -F, '
-		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$(c["accel"]) == "icount" { n++; if ($(c["verdict"]) !~ /^within \+-/) bad++ }
-		END { exit bad || n < 20 }' "$c"
+	icount_within layout "$c"
 	# shellcheck disable=SC2016
 	expect "layout: sk_run_filter 48 bytes later in the patched kernel in the 4 variants of um, 64 in the 4 of um-align64" sh -c '
 		n=0 m=0
