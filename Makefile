@@ -119,9 +119,9 @@ $(TOOLS)/knobfuzz: bench/guest/knobfuzz.c lib/registry.c lib/registry.h
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< lib/registry.c
 
-$(TOOLS)/mkcsv: results/mkcsv.c lib/stats.c lib/stats.h lib/cell.h lib/registry.c lib/registry.h
+$(TOOLS)/mkcsv: results/mkcsv.c lib/csv.c lib/csv.h lib/stats.c lib/stats.h lib/cell.h lib/registry.c lib/registry.h
 	@mkdir -p $(TOOLS)
-	$(CC) $(HOSTCFLAGS) $(REGFLAGS) -o $@ $< lib/stats.c lib/registry.c -lm
+	$(CC) $(HOSTCFLAGS) $(REGFLAGS) -o $@ $< lib/csv.c lib/stats.c lib/registry.c -lm
 
 # The host tools share lib/: the CSV reader, the registries, the statistics.
 HOSTLIB := lib/cells.c lib/csv.c lib/layouts.c lib/registry.c lib/run.c lib/stats.c

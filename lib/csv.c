@@ -109,13 +109,26 @@ static void refuse_incomplete(const char *path)
 	exit(1);
 }
 
+int csv_read_line(FILE *f, char *buf, size_t n, const char **why)
+{
+	size_t len;
+
+	if (!fgets(buf, n, f))
+		return 0;
+	len = strlen(buf);
+	if (len && buf[len - 1] == '\n')
+		return 1;
+	*why = feof(f) ? "truncated (no newline at the end of the file)" : "line too long";
+	return -1;
+}
+
 void csv_load(struct csv *csv, const char *path)
 {
 	static char line[65536];
 	char *cells[CSV_MAX_COLS];
 	FILE *f;
-	int n, i, cap = 0, lineno = 1;
-	size_t len;
+	int n, i, cap = 0, lineno = 1, got;
+	const char *why;
 
 	refuse_incomplete(path);
 	f = fopen(path, "r");
@@ -131,13 +144,10 @@ void csv_load(struct csv *csv, const char *path)
 	csv->ncols = split_csv(line, cells);
 	for (i = 0; i < csv->ncols; i++)
 		csv->colname[i] = strdup(cells[i]);
-	while (fgets(line, sizeof(line), f)) {
+	while ((got = csv_read_line(f, line, sizeof(line), &why))) {
 		lineno++;
-		len = strlen(line);
-		if (!len || line[len - 1] != '\n') {
-			fprintf(stderr, "%s:%d: %s\n", path, lineno,
-				feof(f) ? "truncated (no newline at the end of the file)" :
-				"line too long");
+		if (got < 0) {
+			fprintf(stderr, "%s:%d: %s\n", path, lineno, why);
 			exit(1);
 		}
 		n = split_csv(line, cells);

@@ -24,6 +24,12 @@ struct csv {
  * incomplete (an INCOMPLETE file beside PATH).
  */
 void csv_load(struct csv *csv, const char *path);
+/*
+ * The next line of @f into @buf (@n bytes), its newline kept: 1; 0 at the
+ * end of the file; -1 with *@why set when the line has no newline (a
+ * truncated file) or does not fit.
+ */
+int csv_read_line(FILE *f, char *buf, size_t n, const char **why);
 /* Field NAME of row R ("" when empty); exits if the column is unknown. */
 const char *csv_get(const struct csv *csv, const struct csv_row *r,
 		    const char *name);

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "../lib/cell.h"
+#include "../lib/csv.h"
 #include "../lib/registry.h"
 #include "../lib/stats.h"
 
@@ -882,9 +883,8 @@ static int emit_cells(const char *dir, const char *name, const struct kv *acc,
 		      const struct kv *run, int required)
 {
 	char path[8192], line[2048], where[8300];
-	int lineno = 0, bad = 0, cells = 0;
-	const char *num;
-	size_t len;
+	int lineno = 0, bad = 0, cells = 0, got;
+	const char *num, *why;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -895,15 +895,12 @@ static int emit_cells(const char *dir, const char *name, const struct kv *acc,
 				path);
 		return required;
 	}
-	while (fgets(line, sizeof(line), f)) {
+	while ((got = csv_read_line(f, line, sizeof(line), &why))) {
 		struct kv cell = { 0 };
 
 		lineno++;
-		len = strlen(line);
-		if (!len || line[len - 1] != '\n') {
-			fprintf(stderr, "mkcsv: %s:%d: %s\n", path, lineno,
-				feof(f) ? "truncated (no newline at the end of the file)" :
-				"line too long");
+		if (got < 0) {
+			fprintf(stderr, "mkcsv: %s:%d: %s\n", path, lineno, why);
 			bad = 1;
 			break;
 		}
