@@ -18,11 +18,28 @@
 #define REG_DIR "bench"
 #endif
 
-static struct reg engines, ratios, cells, claims, splits, kinds, accels,
-	flavours, kernels, cores, predictors, args, measured, time_accels,
-	time_flavours;
-static int loaded_engines, loaded_accels, loaded_flavours, loaded_kernels,
-	loaded_cores, loaded_args, loaded_measured, loaded_times;
+#define FILE_TYPES 5
+
+/*
+ * Each registry file: the variable that overrides its path, its name in
+ * REG_DIR, the record types it holds and a registry for each, loaded once.
+ */
+enum { F_ENGINES, F_ACCELS, F_FLAVOURS, F_KERNELS, F_CORES, F_ARGS, F_MEASURED, F_TIMES };
+static struct reg_file {
+	const char *env, *file;
+	const char *types[FILE_TYPES];
+	struct reg regs[FILE_TYPES];
+	int loaded;
+} files[] = {
+	[F_ENGINES] = { "ENGINES_CONF", "engines.conf", { "engine", "ratio", "cell", "claim", "split" } },
+	[F_ACCELS] = { "ACCELS_CONF", "accels.conf", { "kind", "accel" } },
+	[F_FLAVOURS] = { "FLAVOURS_CONF", "flavours.conf", { "flavour" } },
+	[F_KERNELS] = { "KERNELS_CONF", "kernels.conf", { "kernel" } },
+	[F_CORES] = { "CORES_CONF", "cores.conf", { "core", "predictor" } },
+	[F_ARGS] = { "ARGS_CONF", "args.conf", { "arg" } },
+	[F_MEASURED] = { "MEASURED_CONF", "measured.conf", { "measured" } },
+	[F_TIMES] = { "TIMES_CONF", "times.conf", { "accel", "flavour" } },
+};
 
 static void die(const char *path, int lineno, const char *what)
 {
@@ -132,143 +149,94 @@ static const char *conf(const char *env, const char *file)
 	return buf[i];
 }
 
-static void load_engines(void)
+/* The registry of record type @type (its index) of file @file. */
+static struct reg *reg_of(int file, int type)
 {
-	static const char *const types[] = { "engine", "ratio", "cell", "claim",
-					    "split" };
-	struct reg *regs[] = { &engines, &ratios, &cells, &claims, &splits };
+	struct reg_file *f = &files[file];
+	struct reg *regs[FILE_TYPES];
+	int n;
 
-	if (loaded_engines++)
-		return;
-	load(conf("ENGINES_CONF", "engines.conf"), types, regs, 5);
-}
-
-static void load_accels(void)
-{
-	static const char *const types[] = { "kind", "accel" };
-	struct reg *regs[] = { &kinds, &accels };
-
-	if (loaded_accels++)
-		return;
-	load(conf("ACCELS_CONF", "accels.conf"), types, regs, 2);
+	if (!f->loaded++) {
+		for (n = 0; n < FILE_TYPES && f->types[n]; n++)
+			regs[n] = &f->regs[n];
+		load(conf(f->env, f->file), f->types, regs, n);
+	}
+	return &f->regs[type];
 }
 
 struct reg *reg_engines(void)
 {
-	load_engines();
-	return &engines;
+	return reg_of(F_ENGINES, 0);
 }
 
 struct reg *reg_ratios(void)
 {
-	load_engines();
-	return &ratios;
+	return reg_of(F_ENGINES, 1);
 }
 
 struct reg *reg_cells(void)
 {
-	load_engines();
-	return &cells;
+	return reg_of(F_ENGINES, 2);
 }
 
 struct reg *reg_claims(void)
 {
-	load_engines();
-	return &claims;
+	return reg_of(F_ENGINES, 3);
 }
 
 struct reg *reg_splits(void)
 {
-	load_engines();
-	return &splits;
+	return reg_of(F_ENGINES, 4);
 }
 
 struct reg *reg_kinds(void)
 {
-	load_accels();
-	return &kinds;
+	return reg_of(F_ACCELS, 0);
 }
 
 struct reg *reg_accels(void)
 {
-	load_accels();
-	return &accels;
-}
-
-/* A file of one record type: @r, loaded from file @file (env @env) once. */
-static struct reg *load_one(struct reg *r, int *loaded, const char *env,
-			    const char *file, const char *type)
-{
-	const char *const types[] = { type };
-
-	if (!(*loaded)++)
-		load(conf(env, file), types, &r, 1);
-	return r;
-}
-
-/*
- * A file of two record types: @which (0 or 1) of @a and @b, all loaded
- * from file @file (env @env) once.
- */
-static struct reg *load_two(struct reg *a, struct reg *b, int which, int *loaded,
-			    const char *env, const char *file, const char *ta,
-			    const char *tb)
-{
-	const char *const types[] = { ta, tb };
-	struct reg *regs[] = { a, b };
-
-	if (!(*loaded)++)
-		load(conf(env, file), types, regs, 2);
-	return regs[which];
-}
-
-/* bench/cores.conf: its core and predictor records */
-struct reg *reg_cores(void)
-{
-	return load_two(&cores, &predictors, 0, &loaded_cores, "CORES_CONF",
-			"cores.conf", "core", "predictor");
-}
-
-struct reg *reg_predictors(void)
-{
-	return load_two(&cores, &predictors, 1, &loaded_cores, "CORES_CONF",
-			"cores.conf", "core", "predictor");
-}
-
-/* bench/times.conf: the measured times of accelerators and flavours */
-struct reg *reg_time_accels(void)
-{
-	return load_two(&time_accels, &time_flavours, 0, &loaded_times, "TIMES_CONF",
-			"times.conf", "accel", "flavour");
-}
-
-struct reg *reg_time_flavours(void)
-{
-	return load_two(&time_accels, &time_flavours, 1, &loaded_times, "TIMES_CONF",
-			"times.conf", "accel", "flavour");
-}
-
-struct reg *reg_measured(void)
-{
-	return load_one(&measured, &loaded_measured, "MEASURED_CONF", "measured.conf",
-			"measured");
-}
-
-struct reg *reg_args(void)
-{
-	return load_one(&args, &loaded_args, "ARGS_CONF", "args.conf", "arg");
+	return reg_of(F_ACCELS, 1);
 }
 
 struct reg *reg_flavours(void)
 {
-	return load_one(&flavours, &loaded_flavours, "FLAVOURS_CONF", "flavours.conf",
-			"flavour");
+	return reg_of(F_FLAVOURS, 0);
 }
 
 struct reg *reg_kernels(void)
 {
-	return load_one(&kernels, &loaded_kernels, "KERNELS_CONF", "kernels.conf",
-			"kernel");
+	return reg_of(F_KERNELS, 0);
+}
+
+struct reg *reg_cores(void)
+{
+	return reg_of(F_CORES, 0);
+}
+
+struct reg *reg_predictors(void)
+{
+	return reg_of(F_CORES, 1);
+}
+
+struct reg *reg_args(void)
+{
+	return reg_of(F_ARGS, 0);
+}
+
+struct reg *reg_measured(void)
+{
+	return reg_of(F_MEASURED, 0);
+}
+
+struct reg *reg_time_accels(void)
+{
+	return reg_of(F_TIMES, 0);
+}
+
+struct reg *reg_time_flavours(void)
+{
+	return reg_of(F_TIMES, 1);
 }
 
 struct reg_rec *reg_kernel_of(const char *version)
