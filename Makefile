@@ -123,9 +123,10 @@ $(TOOLS)/mkcsv: results/mkcsv.c lib/csv.c lib/csv.h lib/stats.c lib/stats.h lib/
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) $(REGFLAGS) -o $@ $< lib/csv.c lib/stats.c lib/registry.c -lm
 
-# The host tools share lib/: the CSV reader, the registries, the statistics.
-HOSTLIB := lib/cells.c lib/csv.c lib/layouts.c lib/registry.c lib/run.c lib/stats.c
-HOSTHDR := lib/cell.h lib/csv.h lib/layouts.h lib/registry.h lib/run.h lib/stats.h
+# The host tools share lib/: the CSV reader, the registries, the statistics,
+# the simulations' option parser.
+HOSTLIB := lib/cells.c lib/csv.c lib/layouts.c lib/opts.c lib/registry.c lib/run.c lib/stats.c
+HOSTHDR := lib/cell.h lib/csv.h lib/layouts.h lib/opts.h lib/registry.h lib/run.h lib/stats.h
 REGFLAGS := -DREG_DIR='"$(TOP)/bench"'
 
 $(TOOLS)/%: results/%.c $(HOSTLIB) $(HOSTHDR)

@@ -31,6 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../lib/opts.h"
 #include "../lib/stats.h"
 
 #define MAX_KEYS	256
@@ -112,30 +113,18 @@ int main(int argc, char **argv)
 	static int idx[MAX_VALUES];
 	static double x[MAX_VALUES];
 	char line[256], key[KEY_MAX];
+	const struct num_opt nums[] = {
+		{ 'L', 2, MAX_VALUES, &layouts },
+		{ 'r', 1, 1e6, &draws },
+		{ 'S', 1, 1e18, &seed },
+		{ 0 }
+	};
 	int opt, lineno = 0, r, k, modes = 0;
 
-	while ((opt = getopt(argc, argv, "L:r:S:m")) != -1) {
-		int bad;
-
-		switch (opt) {
-		case 'L':
-			bad = stats_arg(optarg, 2, MAX_VALUES, &layouts);
-			break;
-		case 'r':
-			bad = stats_arg(optarg, 1, 1e6, &draws);
-			break;
-		case 'S':
-			bad = stats_arg(optarg, 1, 1e18, &seed);
-			break;
-		case 'm':
-			modes = 1;
-			bad = 0;
-			break;
-		default:
-			bad = 1;
-		}
-		if (bad)
+	while ((opt = opts_next(argc, argv, nums, "m")) != -1) {
+		if (opt != 'm')
 			usage();
+		modes = 1;
 	}
 	if (optind != argc || (modes && layouts > STATS_MAX_BOOTS))
 		usage();

@@ -154,6 +154,17 @@ static void usage(void)
 	exit(2);
 }
 
+/* On @err (a parser's non-zero): "mkratios: " and @fmt about @arg, exit 2. */
+static __attribute__((format(printf, 2, 0)))
+void refuse_if(int err, const char *fmt, const char *arg)
+{
+	if (!err)
+		return;
+	fputs("mkratios: ", stderr);
+	fprintf(stderr, fmt, arg);
+	exit(2);
+}
+
 static int parse_pair(const char *s, struct pair *p)
 {
 	if (!reg_pair(s, p->a, p->b, PAIRED_NAME_MAX))
@@ -382,11 +393,8 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "a:Ac:g:p:r:s")) != -1) {
 		switch (opt) {
 		case 'r':
-			if (parse_run_sd(optarg)) {
-				fprintf(stderr, "mkratios: -r '%s' is not HIT_PCT,MISS_PCT (0..50 each)\n",
-					optarg);
-				return 2;
-			}
+			refuse_if(parse_run_sd(optarg),
+				  "-r '%s' is not HIT_PCT,MISS_PCT (0..50 each)\n", optarg);
 			break;
 		case 'a':
 			accel = optarg;
@@ -395,11 +403,7 @@ int main(int argc, char **argv)
 			layout_list = optarg;
 			break;
 		case 'c':
-			if (add_column(optarg)) {
-				fprintf(stderr, "mkratios: column '%s' is not NAME=VALUE\n",
-					optarg);
-				return 2;
-			}
+			refuse_if(add_column(optarg), "column '%s' is not NAME=VALUE\n", optarg);
 			break;
 		case 'A':
 			absolute = 1;
@@ -413,12 +417,8 @@ int main(int argc, char **argv)
 					MAX_PAIRS);
 				return 2;
 			}
-			if (parse_pair(optarg, &pairs[npairs])) {
-				fprintf(stderr, "mkratios: pair '%s' is not ENGINE/OTHER_ENGINE\n",
-					optarg);
-				return 2;
-			}
-			npairs++;
+			refuse_if(parse_pair(optarg, &pairs[npairs++]),
+				  "pair '%s' is not ENGINE/OTHER_ENGINE\n", optarg);
 			break;
 		default:
 			usage();
@@ -440,11 +440,9 @@ int main(int argc, char **argv)
 	explicit = npairs > 0;
 	if (!npairs && !absolute) {
 		for (i = 0; i < reg_ratios()->n && npairs < MAX_PAIRS; i++)
-			if (parse_pair(reg_ratios()->rec[i].name, &pairs[npairs++])) {
-				fprintf(stderr, "mkratios: ratio record '%s' is not ENGINE/OTHER_ENGINE\n",
-					reg_ratios()->rec[i].name);
-				return 2;
-			}
+			refuse_if(parse_pair(reg_ratios()->rec[i].name, &pairs[npairs++]),
+				  "ratio record '%s' is not ENGINE/OTHER_ENGINE\n",
+				  reg_ratios()->rec[i].name);
 	}
 
 	boots = read_boots(argv + optind, nboots, strict, &total);

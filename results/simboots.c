@@ -38,8 +38,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
+#include "../lib/opts.h"
 #include "../lib/stats.h"
 
 int main(int argc, char **argv)
@@ -51,62 +51,30 @@ int main(int argc, char **argv)
 	struct stats_boots o;
 	size_t n[STATS_MAX_BOOTS];
 	double slow_p = 0, slow = 1.7;
+	const struct num_opt nums[] = {
+		{ 'r', 1, 1e6, &runs },
+		{ 'b', 2, STATS_MAX_BOOTS, &boots },
+		{ 'n', 1, 1e5, &rounds },
+		{ 's', 0, 10, &boot_sd },
+		{ 'w', 0, 10, &round_sd },
+		{ 'u', 0, 10, &run_sd },
+		{ 'U', 0, 10, &assumed },
+		{ 't', 1e-6, 1e6, &truth },
+		{ 'S', 1, 1e18, &seed },
+		{ 'L', 1, STATS_MAX_BOOTS, &layouts },
+		{ 'l', 0, 10, &layout_sd },
+		{ 'm', 0, 1, &slow_p },
+		{ 'M', 1e-3, 1e3, &slow },
+		{ 0 }
+	};
 	int r, b, k, opt, covered = 0, pooled = 0, modes = 0;
 
-	while ((opt = getopt(argc, argv, "r:b:n:s:w:u:U:t:S:L:l:gm:M:")) != -1) {
-		int bad;
-
-		switch (opt) {
-		case 'r':
-			bad = stats_arg(optarg, 1, 1e6, &runs);
-			break;
-		case 'b':
-			bad = stats_arg(optarg, 2, STATS_MAX_BOOTS, &boots);
-			break;
-		case 'n':
-			bad = stats_arg(optarg, 1, 1e5, &rounds);
-			break;
-		case 's':
-			bad = stats_arg(optarg, 0, 10, &boot_sd);
-			break;
-		case 'w':
-			bad = stats_arg(optarg, 0, 10, &round_sd);
-			break;
-		case 'u':
-			bad = stats_arg(optarg, 0, 10, &run_sd);
-			break;
-		case 'U':
-			bad = stats_arg(optarg, 0, 10, &assumed);
-			break;
-		case 't':
-			bad = stats_arg(optarg, 1e-6, 1e6, &truth);
-			break;
-		case 'S':
-			bad = stats_arg(optarg, 1, 1e18, &seed);
-			break;
-		case 'L':
-			bad = stats_arg(optarg, 1, STATS_MAX_BOOTS, &layouts);
-			break;
-		case 'l':
-			bad = stats_arg(optarg, 0, 10, &layout_sd);
-			break;
-		case 'g':
-			grouped = 0;
-			bad = 0;
-			break;
-		case 'm':
-			bad = stats_arg(optarg, 0, 1, &slow_p);
-			break;
-		case 'M':
-			bad = stats_arg(optarg, 1e-3, 1e3, &slow);
-			break;
-		default:
-			bad = 1;
-		}
-		if (bad) {
+	while ((opt = opts_next(argc, argv, nums, "g")) != -1) {
+		if (opt != 'g') {
 			fprintf(stderr, "usage: simboots [-r RUNS] [-b BOOTS >= 2] [-n ROUNDS] [-s BOOT_SD] [-w ROUND_SD] [-u RUN_SD] [-U ASSUMED_RUN_SD] [-t TRUE_RATIO] [-S SEED] [-L LAYOUTS [-l LAYOUT_SD] [-g]] [-m SLOW_P [-M SLOW]]\n");
 			return 2;
 		}
+		grouped = 0;
 	}
 	stats_rng_seed((uint64_t)seed);
 	v = malloc((size_t)(boots * rounds) * sizeof(*v));

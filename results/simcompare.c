@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "../lib/opts.h"
 #include "../lib/stats.h"
 
 #define ALPHA	0.05
@@ -80,52 +81,24 @@ int main(int argc, char **argv)
 {
 	struct sim m = { 2000, 12, 8, 1, 0.13, 0, 0.03, 0, 1.7, 1 };
 	double seed = 1, p[MAX_CELLS], adj[MAX_CELLS], d[STATS_MAX_BOOTS], *det;
-	int r, c, j, opt, false_runs = 0, found = 0;
+	const struct num_opt nums[] = {
+		{ 'r', 1, 1e6, &m.runs },
+		{ 'c', 1, MAX_CELLS, &m.cells },
+		{ 'L', 2, STATS_MAX_BOOTS, &m.blocks },
+		{ 'b', 1, 64, &m.boots },
+		{ 'l', 0, 10, &m.layout_sd },
+		{ 'D', 1, 10, &m.fast },
+		{ 's', 0, 10, &m.boot_sd },
+		{ 'm', 0, 1, &m.slow_p },
+		{ 'M', 1, 10, &m.slow },
+		{ 'e', 1e-3, 1e3, &m.effect },
+		{ 'S', 1, 1e18, &seed },
+		{ 0 }
+	};
+	int r, c, j, false_runs = 0, found = 0;
 
-	while ((opt = getopt(argc, argv, "r:c:L:b:l:D:s:m:M:e:S:")) != -1) {
-		int bad;
-
-		switch (opt) {
-		case 'r':
-			bad = stats_arg(optarg, 1, 1e6, &m.runs);
-			break;
-		case 'c':
-			bad = stats_arg(optarg, 1, MAX_CELLS, &m.cells);
-			break;
-		case 'L':
-			bad = stats_arg(optarg, 2, STATS_MAX_BOOTS, &m.blocks);
-			break;
-		case 'b':
-			bad = stats_arg(optarg, 1, 64, &m.boots);
-			break;
-		case 'l':
-			bad = stats_arg(optarg, 0, 10, &m.layout_sd);
-			break;
-		case 'D':
-			bad = stats_arg(optarg, 1, 10, &m.fast);
-			break;
-		case 's':
-			bad = stats_arg(optarg, 0, 10, &m.boot_sd);
-			break;
-		case 'm':
-			bad = stats_arg(optarg, 0, 1, &m.slow_p);
-			break;
-		case 'M':
-			bad = stats_arg(optarg, 1, 10, &m.slow);
-			break;
-		case 'e':
-			bad = stats_arg(optarg, 1e-3, 1e3, &m.effect);
-			break;
-		case 'S':
-			bad = stats_arg(optarg, 1, 1e18, &seed);
-			break;
-		default:
-			bad = 1;
-		}
-		if (bad)
-			usage();
-	}
-	if (optind != argc)
+	/* every option takes a number: any other is an error */
+	if (opts_next(argc, argv, nums, "") != -1 || optind != argc)
 		usage();
 	stats_rng_seed((uint64_t)seed);
 	det = malloc((size_t)m.runs * sizeof(*det));

@@ -413,6 +413,31 @@ static void geom_age(void)
 }
 
 /*
+ * The longest-history table below table @j whose entry at this lookup's
+ * index (g->hit) has the tag wanted (g->want), @tag(i) reading table i's
+ * entry there; -1 for none.  From @j = g->n, the provider; from the
+ * provider, the alternate.
+ */
+static int geom_match_below(const struct geom *g,
+			    uint16_t (*tag)(unsigned int i), int j)
+{
+	for (j--; j >= 0; j--)
+		if (tag(j) == g->want[j])
+			return j;
+	return -1;
+}
+
+static uint16_t tage_tag(unsigned int i)
+{
+	return cm->tage_t[i][cm->tage.hit[i]].tag;
+}
+
+static uint16_t ittage_tag(unsigned int i)
+{
+	return cm->ittage_t[i][cm->ittage.hit[i]].tag;
+}
+
+/*
  * TAGE: the provider is the longest-history table whose tag matches, the
  * alternate the next one (or the base's 2-bit counter); a provider just
  * allocated (weak, not yet useful) defers to the alternate.  Its counter
@@ -425,23 +450,15 @@ static int tage_branch(uint64_t pc, int taken)
 	struct geom *g = &cm->tage;
 	struct tage_entry *prov = NULL, *e;
 	unsigned int b = hash_pc(pc) & mask(cm->bimodal_bits), i;
-	int p = -1, alt, pred, provpred = 0, j;
+	int p, a, alt, pred, provpred;
 
 	geom_lookup(g, pc);
-	alt = cm->tage_base[b] >= 2;
-	for (j = (int)g->n - 1; j >= 0; j--) {
-		e = &cm->tage_t[j][g->hit[j]];
-		if (e->tag != g->want[j])
-			continue;
-		if (!prov) {
-			prov = e;
-			p = j;
-			provpred = e->ctr >= 0;
-		} else {
-			alt = e->ctr >= 0;
-			break;
-		}
-	}
+	p = geom_match_below(g, tage_tag, (int)g->n);
+	a = geom_match_below(g, tage_tag, p);
+	if (p >= 0)
+		prov = &cm->tage_t[p][g->hit[p]];
+	provpred = prov && prov->ctr >= 0;
+	alt = a >= 0 ? cm->tage_t[a][g->hit[a]].ctr >= 0 : cm->tage_base[b] >= 2;
 	pred = prov && !((prov->ctr == 0 || prov->ctr == -1) && !prov->u) ?
 	       provpred : alt;
 	if (prov) {
@@ -488,21 +505,15 @@ static int ittage_branch(uint64_t pc, uint64_t target)
 	struct ittage_entry *prov = NULL, *e;
 	unsigned int b = hash_pc(pc) & mask(cm->btb_bits), i;
 	uint64_t alt = cm->ittage_base[b], pred;
-	int p = -1, j;
+	int p, a;
 
 	geom_lookup(g, pc);
-	for (j = (int)g->n - 1; j >= 0; j--) {
-		e = &cm->ittage_t[j][g->hit[j]];
-		if (e->tag != g->want[j])
-			continue;
-		if (!prov) {
-			prov = e;
-			p = j;
-		} else {
-			alt = e->target;
-			break;
-		}
-	}
+	p = geom_match_below(g, ittage_tag, (int)g->n);
+	a = geom_match_below(g, ittage_tag, p);
+	if (p >= 0)
+		prov = &cm->ittage_t[p][g->hit[p]];
+	if (a >= 0)
+		alt = cm->ittage_t[a][g->hit[a]].target;
 	pred = prov && (prov->conf || alt == 0) ? prov->target : alt;
 	if (prov) {
 		if (prov->target != alt)

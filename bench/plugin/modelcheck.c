@@ -111,38 +111,57 @@ static void random_branch(void)
 	report("random", N, 0);
 }
 
+/*
+ * The loop of the indirect programs: N times an indirect jump through the
+ * table at label 9 (TABLE: TABLE4 rows of target labels), indexed by the
+ * iteration count & MASK, to one of TARGETS (labels 10, 11 ...: each
+ * counts in %1 by INC or ADD, two different instructions, and goes on at
+ * label 2 by NEXT).
+ */
+#if defined(__x86_64__)
+#define INC	" inc %1\n"
+#define ADD	" add $1, %1\n"
+#define NEXT	" jmp 2f\n"
+#define TABLE4(a, b, c, d)	" .quad " a "b, " b "b, " c "b, " d "b\n"
+#define INDIRECT_LOOP(mask, table, targets)				\
+do {									\
+	unsigned long n = N, k = 0, tgt;				\
+									\
+	asm volatile(START						\
+		     "1: mov %1, %2\n and $" mask ", %2\n"		\
+		     " lea 9f(%%rip), %%rax\n mov (%%rax,%2,8), %2\n jmp *%2\n" \
+		     targets						\
+		     "2: dec %0\n jnz 1b\n" STOP			\
+		     " .pushsection .data.rel.ro, \"aw\"\n .balign 8\n"	\
+		     "9:" table " .popsection\n"			\
+		     : "+r"(n), "+r"(k), "=&r"(tgt) : : "rax", "cc", "memory"); \
+} while (0)
+#else
+#define INC	" add %1, %1, #1\n"
+#define ADD	" adds %1, %1, #1\n"
+#define NEXT	" b 2f\n"
+#define TABLE4(a, b, c, d)						\
+	" .word " a "f" TBIT ", " b "f" TBIT ", " c "f" TBIT ", " d "f" TBIT "\n"
+#define INDIRECT_LOOP(mask, table, targets)				\
+do {									\
+	unsigned long n = N, k = 0, tgt, tbl;				\
+									\
+	asm volatile(START						\
+		     "1: and %2, %1, #" mask "\n adr %3, 9f\n"		\
+		     " ldr %2, [%3, %2, lsl #2]\n bx %2\n"		\
+		     " .balign 4\n"					\
+		     "9:" table						\
+		     targets						\
+		     "2: subs %0, %0, #1\n bne 1b\n" STOP		\
+		     : "+r"(n), "+r"(k), "=&r"(tgt), "=&r"(tbl) : : "cc", "memory"); \
+} while (0)
+#endif
+
 static void indirect(void)
 {
-	unsigned long n = N, k = 0;
-
-#if defined(__x86_64__)
-	unsigned long tgt;
-
-	asm volatile(START
-		     "1: mov %1, %2\n and $3, %2\n"
-		     " lea 9f(%%rip), %%rax\n mov (%%rax,%2,8), %2\n jmp *%2\n"
-		     "10: inc %1\n jmp 2f\n"
-		     "11: add $1, %1\n jmp 2f\n"
-		     "12: inc %1\n nop\n jmp 2f\n"
-		     "13: add $1, %1\n nop\n jmp 2f\n"
-		     "2: dec %0\n jnz 1b\n" STOP
-		     " .pushsection .data.rel.ro, \"aw\"\n .balign 8\n"
-		     "9: .quad 10b, 11b, 12b, 13b\n .popsection\n"
-		     : "+r"(n), "+r"(k), "=&r"(tgt) : : "rax", "cc", "memory");
-#else
-	unsigned long tgt, tbl;
-
-	asm volatile(START
-		     "1: and %2, %1, #3\n adr %3, 9f\n ldr %2, [%3, %2, lsl #2]\n bx %2\n"
-		     " .balign 4\n"
-		     "9: .word 10f" TBIT ", 11f" TBIT ", 12f" TBIT ", 13f" TBIT "\n"
-		     "10: add %1, %1, #1\n b 2f\n"
-		     "11: adds %1, %1, #1\n b 2f\n"
-		     "12: add %1, %1, #1\n nop\n b 2f\n"
-		     "13: adds %1, %1, #1\n nop\n b 2f\n"
-		     "2: subs %0, %0, #1\n bne 1b\n" STOP
-		     : "+r"(n), "+r"(k), "=&r"(tgt), "=&r"(tbl) : : "cc", "memory");
-#endif
+	INDIRECT_LOOP("3", TABLE4("10", "11", "12", "13"),
+		      "10:" INC NEXT "11:" ADD NEXT
+		      "12:" INC " nop\n" NEXT "13:" ADD " nop\n" NEXT);
 	report("indirect", N, 0);
 }
 
@@ -153,36 +172,10 @@ static void indirect(void)
  */
 static void indirect_long(void)
 {
-	unsigned long n = N, k = 0;
-
-#if defined(__x86_64__)
-	unsigned long tgt;
-
-	asm volatile(START
-		     "1: mov %1, %2\n and $15, %2\n"
-		     " lea 9f(%%rip), %%rax\n mov (%%rax,%2,8), %2\n jmp *%2\n"
-		     "10: inc %1\n jmp 2f\n"
-		     "11: add $1, %1\n jmp 2f\n"
-		     "2: dec %0\n jnz 1b\n" STOP
-		     " .pushsection .data.rel.ro, \"aw\"\n .balign 8\n"
-		     "9: .quad 10b, 10b, 10b, 10b, 10b, 10b, 10b, 10b\n"
-		     " .quad 11b, 11b, 11b, 11b, 11b, 11b, 11b, 11b\n .popsection\n"
-		     : "+r"(n), "+r"(k), "=&r"(tgt) : : "rax", "cc", "memory");
-#else
-	unsigned long tgt, tbl;
-
-	asm volatile(START
-		     "1: and %2, %1, #15\n adr %3, 9f\n ldr %2, [%3, %2, lsl #2]\n bx %2\n"
-		     " .balign 4\n"
-		     "9: .word 10f" TBIT ", 10f" TBIT ", 10f" TBIT ", 10f" TBIT "\n"
-		     " .word 10f" TBIT ", 10f" TBIT ", 10f" TBIT ", 10f" TBIT "\n"
-		     " .word 11f" TBIT ", 11f" TBIT ", 11f" TBIT ", 11f" TBIT "\n"
-		     " .word 11f" TBIT ", 11f" TBIT ", 11f" TBIT ", 11f" TBIT "\n"
-		     "10: add %1, %1, #1\n b 2f\n"
-		     "11: adds %1, %1, #1\n b 2f\n"
-		     "2: subs %0, %0, #1\n bne 1b\n" STOP
-		     : "+r"(n), "+r"(k), "=&r"(tgt), "=&r"(tbl) : : "cc", "memory");
-#endif
+	INDIRECT_LOOP("15",
+		      TABLE4("10", "10", "10", "10") TABLE4("10", "10", "10", "10")
+		      TABLE4("11", "11", "11", "11") TABLE4("11", "11", "11", "11"),
+		      "10:" INC NEXT "11:" ADD NEXT);
 	report("indirect-long", N, 0);
 }
 
