@@ -149,9 +149,9 @@ $(TOOLS)/control: bench/host/control.c lib/stats.c lib/stats.h
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -o $@ $< lib/stats.c -lm
 
-$(TOOLS)/bpfdiff: bench/guest/bpfdiff.c lib/registry.c lib/registry.h
+$(TOOLS)/bpfdiff: bench/guest/bpfdiff.c lib/registry.c lib/registry.h lib/die.c lib/die.h
 	@mkdir -p $(TOOLS)
-	$(CC) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< lib/registry.c
+	$(CC) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< lib/registry.c lib/die.c
 
 $(TOOLS)/mkratios $(TOOLS)/mkcompare: $(TOOLS)/%: results/%.c results/paired.c results/paired.h $(HOSTLIB) $(HOSTHDR)
 	@mkdir -p $(TOOLS)
@@ -215,9 +215,9 @@ $(BUILD)/tools-%/seccomp-bench: bench/guest/seccomp-bench.c | deps-cross
 	@mkdir -p $(@D)
 	$(GUESTCC_$*) $(HOSTCFLAGS) -static -o $@ $<
 
-$(BUILD)/tools-%/bpfdiff: bench/guest/bpfdiff.c lib/registry.c lib/registry.h | deps-cross
+$(BUILD)/tools-%/bpfdiff: bench/guest/bpfdiff.c lib/registry.c lib/registry.h lib/die.c lib/die.h | deps-cross
 	@mkdir -p $(@D)
-	$(GUESTCC_$*) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< lib/registry.c
+	$(GUESTCC_$*) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< lib/registry.c lib/die.c
 
 $(BUILD)/busybox-%/busybox: bench/host/foreign-busybox.sh bench/host/debarch.sh
 	@$(TOP)/bench/host/foreign-busybox.sh $(DEBARCH_$*) $@

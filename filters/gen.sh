@@ -24,6 +24,8 @@ die() {
 
 # shellcheck source=filters/tcpdump.sh
 . "$SRC/tcpdump.sh"
+# shellcheck source=filters/genlib.sh
+. "$SRC/genlib.sh"
 
 # Print the names of the filters (basename of *.expr), sorted.
 filter_names() {
@@ -177,21 +179,7 @@ install_gen() {
 		[ -e "$out/$r" ] || { rm -f "$SRC/$r"; printf 'removed stale %s\n' "$r"; }
 	done
 	mkdir -p "$SRC/packets"
-	for r in $(rel_files "$out"); do
-		if ! cmp -s "$out/$r" "$SRC/$r" 2>/dev/null; then
-			cp "$out/$r" "$SRC/$r"
-			printf 'updated %s\n' "$r"
-		fi
-	done
+	install_files "$out" "$(rel_files "$out")"
 }
 
-[ $# -ge 2 ] || die "usage: gen.sh generate MKPACKETS OUTDIR | compare OUTDIR | install OUTDIR"
-case $1 in
-generate)
-	[ $# -eq 3 ] || die "usage: gen.sh generate MKPACKETS OUTDIR"
-	generate "$2" "$3"
-	;;
-compare) compare "$2" ;;
-install) install_gen "$2" ;;
-*) die "unknown command $1" ;;
-esac
+gen_main MKPACKETS "$@"

@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/die.h"
+
 #define MAX_FRAME	2048
 #define PCAP_MAGIC	0xa1b2c3d4u
 #define PCAP_SNAPLEN	262144u		/* tcpdump 4.99 default; becomes the
@@ -53,17 +55,7 @@ static const uint8_t ip6_src[16] = { 0xfd, 0, 0, 0, 0, 0, 0, 0,
 static const uint8_t ip6_dst[16] = { 0xfd, 0, 0, 0, 0, 0, 0, 0,
 				     0, 0, 0, 0, 0, 0, 0, 2 };
 
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("mkpackets: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(2);
-}
+const char die_prog[] = "mkpackets";	/* die()'s prefix (lib/die.h) */
 
 /* ---------- byte helpers ---------- */
 
@@ -231,33 +223,40 @@ static const uint8_t payload48[48] =
 
 /* ---------- the packet table ---------- */
 
-static void b_tcp22_payload(struct frame *f)
+/*
+ * A TCP segment carrying the first @plen bytes of payload48, over IPv4
+ * (identification @id, DF set) or, if @ethertype is ETHERTYPE_IPV6, IPv6.
+ */
+static void tcp_frame(struct frame *f, unsigned ethertype, unsigned id,
+		      unsigned sport, unsigned dport, uint32_t seq,
+		      uint32_t ack, unsigned flags, size_t plen)
 {
 	size_t ip;
 
-	eth(f, mac_dst, ETHERTYPE_IPV4);
-	ip = ipv4(f, IPPROTO_TCP_, 20 + sizeof(payload48), 0x1001, 0x4000);
-	tcp(f, ip, 40000, 22, 1000001, 2000001, TCP_PSH | TCP_ACK,
-	    payload48, sizeof(payload48));
+	eth(f, mac_dst, ethertype);
+	if (ethertype == ETHERTYPE_IPV4)
+		ip = ipv4(f, IPPROTO_TCP_, 20 + plen, id, 0x4000);
+	else
+		ip = ipv6(f, IPPROTO_TCP_, 20 + plen);
+	tcp(f, ip, sport, dport, seq, ack, flags, payload48, plen);
+}
+
+static void b_tcp22_payload(struct frame *f)
+{
+	tcp_frame(f, ETHERTYPE_IPV4, 0x1001, 40000, 22, 1000001, 2000001,
+		  TCP_PSH | TCP_ACK, sizeof(payload48));
 }
 
 static void b_tcp22_ack(struct frame *f)
 {
-	size_t ip;
-
-	eth(f, mac_dst, ETHERTYPE_IPV4);
-	ip = ipv4(f, IPPROTO_TCP_, 20, 0x1002, 0x4000);
-	tcp(f, ip, 40000, 22, 1000049, 2000001, TCP_ACK, NULL, 0);
+	tcp_frame(f, ETHERTYPE_IPV4, 0x1002, 40000, 22, 1000049, 2000001,
+		  TCP_ACK, 0);
 }
 
 static void b_tcp80(struct frame *f)
 {
-	size_t ip;
-
-	eth(f, mac_dst, ETHERTYPE_IPV4);
-	ip = ipv4(f, IPPROTO_TCP_, 20 + sizeof(payload48), 0x1003, 0x4000);
-	tcp(f, ip, 80, 80, 3000001, 4000001, TCP_PSH | TCP_ACK,
-	    payload48, sizeof(payload48));
+	tcp_frame(f, ETHERTYPE_IPV4, 0x1003, 80, 80, 3000001, 4000001,
+		  TCP_PSH | TCP_ACK, sizeof(payload48));
 }
 
 static void b_udp53(struct frame *f)
@@ -287,12 +286,8 @@ static void b_udp22(struct frame *f)
 
 static void b_ipv6_tcp22(struct frame *f)
 {
-	size_t ip;
-
-	eth(f, mac_dst, ETHERTYPE_IPV6);
-	ip = ipv6(f, IPPROTO_TCP_, 20 + sizeof(payload48));
-	tcp(f, ip, 40000, 22, 5000001, 6000001, TCP_PSH | TCP_ACK,
-	    payload48, sizeof(payload48));
+	tcp_frame(f, ETHERTYPE_IPV6, 0, 40000, 22, 5000001, 6000001,
+		  TCP_PSH | TCP_ACK, sizeof(payload48));
 }
 
 static void b_ipv4_frag22(struct frame *f)
@@ -474,9 +469,7 @@ static void bad(const char *what, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	fprintf(stderr, "mkpackets --verify: %s: ", what);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vreport("mkpackets --verify", what, fmt, ap);
 	va_end(ap);
 	nfail++;
 }

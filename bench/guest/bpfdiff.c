@@ -56,7 +56,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +63,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../lib/die.h"
 #include "../../lib/registry.h"
 
 #define KNOBS		"/sys/kernel/debug/bpf_bench/"
@@ -180,17 +180,7 @@ static struct {
 	unsigned long long rejected_all, doc_rows[D_NR];
 } st;
 
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("bpfdiff: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(2);
-}
+const char die_prog[] = "bpfdiff";	/* die()'s prefix (lib/die.h) */
 
 static void *xmalloc(size_t n)
 {

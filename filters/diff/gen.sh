@@ -26,6 +26,8 @@ die() {
 
 # shellcheck source=filters/tcpdump.sh
 . "$SRC/../tcpdump.sh"
+# shellcheck source=filters/genlib.sh
+. "$SRC/../genlib.sh"
 
 generate() {
 	mk=$1 out=$2
@@ -77,23 +79,7 @@ compare() {
 }
 
 install_gen() {
-	out=$1
-	for f in $FILES; do
-		[ -f "$out/$f" ] || die "$out/$f: not generated"
-		if ! cmp -s "$out/$f" "$SRC/$f" 2>/dev/null; then
-			cp "$out/$f" "$SRC/$f"
-			printf 'updated %s\n' "$f"
-		fi
-	done
+	install_files "$1" "$FILES"
 }
 
-[ $# -ge 2 ] || die "usage: gen.sh generate MKDIFFPKTS OUTDIR | compare OUTDIR | install OUTDIR"
-case $1 in
-generate)
-	[ $# -eq 3 ] || die "usage: gen.sh generate MKDIFFPKTS OUTDIR"
-	generate "$2" "$3"
-	;;
-compare) compare "$2" ;;
-install) install_gen "$2" ;;
-*) die "unknown command $1" ;;
-esac
+gen_main MKDIFFPKTS "$@"

@@ -80,12 +80,12 @@ static void set16(struct frame *f, size_t off, unsigned int v)
 	f->b[off + 1] = (uint8_t)v;
 }
 
-static void eth(struct frame *f, const uint8_t *dst, const uint8_t *src,
-		unsigned int type)
+/* Ethernet to @dst, from mac2 if @dst is mac1 (a reply), else from mac1. */
+static void eth(struct frame *f, const uint8_t *dst, unsigned int type)
 {
 	memset(f, 0, sizeof(*f));
 	putn(f, dst, 6);
-	putn(f, src, 6);
+	putn(f, dst == mac1 ? mac2 : mac1, 6);
 	put16(f, type);
 }
 
@@ -259,142 +259,142 @@ static void trunc_of(const char *name, const struct frame *f, size_t len)
 
 static const uint32_t h1 = 0x0a000001, h2 = 0x0a000002;
 
+/* The network layer of a frame: IPv4 (v4()) or IPv6 (v6()). */
+struct net {
+	unsigned int type;		/* ethertype: 0x0800 or 0x86dd */
+	uint32_t src4, dst4;
+	const uint8_t *src6, *dst6;
+	unsigned int ttl;		/* TTL or hop limit */
+	unsigned int frag;		/* IPv4 flags and fragment offset */
+};
+
+static struct net v4(uint32_t src, uint32_t dst, unsigned int ttl,
+		     unsigned int frag)
+{
+	return (struct net){ .type = 0x0800, .src4 = src, .dst4 = dst,
+			     .ttl = ttl, .frag = frag };
+}
+
+static struct net v6(const uint8_t *src, const uint8_t *dst,
+		     unsigned int hops)
+{
+	return (struct net){ .type = 0x86dd, .src6 = src, .dst6 = dst,
+			     .ttl = hops };
+}
+
+/* Ethernet to @dst, then the IP header of @n, carrying @proto. */
+static void eth_ip(struct frame *f, const uint8_t *dst, struct net n,
+		   unsigned int proto)
+{
+	eth(f, dst, n.type);
+	if (n.type == 0x0800)
+		ipv4(f, n.src4, n.dst4, proto, n.ttl, n.frag, 0);
+	else
+		ipv6(f, n.src6, n.dst6, proto, n.ttl);
+}
+
+/*
+ * The frames most of the corpus is made of, one call each: Ethernet to
+ * @dst, the IP header of @n, a TCP, UDP or ICMP/ICMPv6 (code 0) header and
+ * @len bytes of fill(@seed), printed as @name.
+ */
+static void tcp_frame(struct frame *f, const char *name, const uint8_t *dst,
+		      struct net n, unsigned int sport, unsigned int dport,
+		      unsigned int flags, unsigned int optwords, size_t len,
+		      unsigned int seed)
+{
+	eth_ip(f, dst, n, 6);
+	tcp(f, sport, dport, flags, optwords);
+	fill(f, len, seed);
+	out(name, f);
+}
+
+static void udp_frame(struct frame *f, const char *name, const uint8_t *dst,
+		      struct net n, unsigned int sport, unsigned int dport,
+		      size_t len, unsigned int seed)
+{
+	eth_ip(f, dst, n, 17);
+	udp(f, sport, dport);
+	fill(f, len, seed);
+	out(name, f);
+}
+
+static void icmp_frame(struct frame *f, const char *name, const uint8_t *dst,
+		       struct net n, unsigned int type, uint32_t rest,
+		       size_t len, unsigned int seed)
+{
+	eth_ip(f, dst, n, n.type == 0x0800 ? 1 : 58);
+	icmp(f, type, 0, rest);
+	fill(f, len, seed);
+	out(name, f);
+}
+
 /* IPv4 TCP: SSH, HTTP, TLS, flags, options, a full frame, port 0. */
 static void ipv4_tcp_frames(void)
 {
 	struct frame f;
 	static const char get[] = "GET / HTTP/1.1\r\nHost: example.com\r\n\r\n";
+	const struct net to_h2 = v4(h1, h2, 64, 0x4000), to_h1 = v4(h2, h1, 64, 0x4000);
 
-	eth(&f, mac2, mac1, 0x0800);
-	ipv4(&f, h1, h2, 6, 64, 0x4000, 0);
-	tcp(&f, 40000, 22, 0x02, 1);
-	out("tcp22-syn", &f);
+	tcp_frame(&f, "tcp22-syn", mac2, to_h2, 40000, 22, 0x02, 1, 0, 0);
 	trunc_of("tcp22-syn", &f, 20);
 	trunc_of("tcp22-syn", &f, 34);
 	trunc_of("tcp22-syn", &f, 40);
 	trunc_of("tcp22-syn", &f, 50);
+	tcp_frame(&f, "tcp22-synack", mac1, to_h1, 22, 40000, 0x12, 1, 0, 0);
+	tcp_frame(&f, "tcp22-data", mac2, to_h2, 40000, 22, 0x18, 0, 48, 1);
 
-	eth(&f, mac1, mac2, 0x0800);
-	ipv4(&f, h2, h1, 6, 64, 0x4000, 0);
-	tcp(&f, 22, 40000, 0x12, 1);
-	out("tcp22-synack", &f);
-
-	eth(&f, mac2, mac1, 0x0800);
-	ipv4(&f, h1, h2, 6, 64, 0x4000, 0);
-	tcp(&f, 40000, 22, 0x18, 0);
-	fill(&f, 48, 1);
-	out("tcp22-data", &f);
-
-	eth(&f, mac2, mac1, 0x0800);
-	ipv4(&f, h1, ip(93, 184, 216, 34), 6, 64, 0x4000, 0);
+	eth_ip(&f, mac2, v4(h1, ip(93, 184, 216, 34), 64, 0x4000), 6);
 	tcp(&f, 40001, 80, 0x18, 0);
 	putn(&f, get, sizeof(get) - 1);
 	out("tcp80-get", &f);
 
-	eth(&f, mac2, mac1, 0x0800);
-	ipv4(&f, ip(192, 168, 1, 1), ip(8, 8, 8, 8), 6, 128, 0x4000, 0);
+	eth_ip(&f, mac2, v4(ip(192, 168, 1, 1), ip(8, 8, 8, 8), 128, 0x4000), 6);
 	tcp(&f, 50000, 443, 0x18, 3);
 	put8(&f, 0x16);
 	put16(&f, 0x0301);
 	fill(&f, 40, 3);
 	out("tcp443-tls", &f);
 
-	eth(&f, mac2, mac1, 0x0800);
-	ipv4(&f, h1, h2, 6, 64, 0, 0);
-	tcp(&f, 8080, 40000, 0x11, 0);
-	out("tcp8080-fin", &f);
+	tcp_frame(&f, "tcp8080-fin", mac2, v4(h1, h2, 64, 0), 8080, 40000, 0x11, 0, 0, 0);
+	tcp_frame(&f, "tcp-rst", mac2, v4(h1, h2, 255, 0), 1023, 65535, 0x04, 0, 0, 0);
+	tcp_frame(&f, "tcp-urg", mac2, v4(h1, h2, 64, 0), 1024, 8000, 0x38, 0, 5, 9);
 
-	eth(&f, mac2, mac1, 0x0800);
-	ipv4(&f, h1, h2, 6, 255, 0, 0);
-	tcp(&f, 1023, 65535, 0x04, 0);
-	out("tcp-rst", &f);
-
-	eth(&f, mac2, mac1, 0x0800);
-	ipv4(&f, h1, h2, 6, 64, 0, 0);
-	tcp(&f, 1024, 8000, 0x38, 0);
-	fill(&f, 5, 9);
-	out("tcp-urg", &f);
-
-	eth(&f, mac2, mac1, 0x0800);
+	eth(&f, mac2, 0x0800);
 	ipv4(&f, h1, h2, 6, 64, 0x4000, 1);
 	tcp(&f, 40000, 22, 0x18, 0);
 	fill(&f, 20, 4);
 	out("tcp22-ipopts", &f);
 
-	eth(&f, mac2, mac1, 0x0800);
-	ipv4(&f, h1, h2, 6, 64, 0x4000, 0);
+	eth_ip(&f, mac2, to_h2, 6);
 	tcp(&f, 80, 40002, 0x10, 0);
 	fill(&f, FRAME_MAX - f.n, 5);
 	out("tcp80-1514", &f);
 
-	eth(&f, mac2, mac1, 0x0800);
-	ipv4(&f, h1, h2, 6, 64, 0, 0);
-	tcp(&f, 0, 0, 0x00, 0);
-	out("tcp-port0", &f);
+	tcp_frame(&f, "tcp-port0", mac2, v4(h1, h2, 64, 0), 0, 0, 0x00, 0, 0, 0);
 }
 
 /* IPv4 UDP: DNS, DHCP, NTP, SNMP, syslog, mDNS, empty, broadcast. */
 static void ipv4_udp_frames(void)
 {
 	struct frame f;
+	static const uint8_t m[6] = { 0x01, 0, 0x5e, 0, 0, 0xfb };
+	const uint32_t dns = ip(8, 8, 8, 8);
 
-	eth(&f, mac2, mac1, 0x0800);
-	ipv4(&f, h1, ip(8, 8, 8, 8), 17, 64, 0, 0);
-	udp(&f, 33333, 53);
-	fill(&f, 29, 11);
-	out("udp53-query", &f);
+	udp_frame(&f, "udp53-query", mac2, v4(h1, dns, 64, 0), 33333, 53, 29, 11);
 	trunc_of("udp53-query", &f, 42);
-
-	eth(&f, mac1, mac2, 0x0800);
-	ipv4(&f, ip(8, 8, 8, 8), h1, 17, 57, 0, 0);
-	udp(&f, 53, 33333);
-	fill(&f, 45, 12);
-	out("udp53-resp", &f);
-
-	eth(&f, bcast, mac1, 0x0800);
-	ipv4(&f, 0, 0xffffffff, 17, 64, 0, 0);
-	udp(&f, 68, 67);
-	fill(&f, 240, 13);
-	out("udp-dhcp", &f);
-
-	eth(&f, mac2, mac1, 0x0800);
-	ipv4(&f, ip(192, 168, 1, 1), h2, 17, 64, 0, 0);
-	udp(&f, 123, 123);
-	fill(&f, 48, 14);
-	out("udp123", &f);
-
-	eth(&f, mac2, mac1, 0x0800);
-	ipv4(&f, ip(172, 16, 5, 4), h2, 17, 64, 0, 0);
-	udp(&f, 40003, 161);
-	fill(&f, 30, 15);
-	out("udp161", &f);
-
-	eth(&f, mac2, mac1, 0x0800);
-	ipv4(&f, h1, h2, 17, 64, 0, 0);
-	udp(&f, 514, 514);
-	fill(&f, 60, 16);
-	out("udp514", &f);
-
-	{
-		static const uint8_t m[6] = { 0x01, 0, 0x5e, 0, 0, 0xfb };
-
-		eth(&f, m, mac1, 0x0800);
-		ipv4(&f, h1, ip(224, 0, 0, 251), 17, 255, 0, 0);
-		udp(&f, 5353, 5353);
-		fill(&f, 20, 17);
-		out("udp5353-mdns", &f);
-	}
-
-	eth(&f, mac2, mac1, 0x0800);
-	ipv4(&f, h1, h2, 17, 64, 0, 0);
-	udp(&f, 7, 7);
-	out("udp-empty", &f);
-
-	eth(&f, bcast, mac1, 0x0800);
-	ipv4(&f, h1, ip(10, 0, 0, 255), 17, 64, 0, 0);
-	udp(&f, 137, 137);
-	fill(&f, 50, 18);
-	out("udp-bcast", &f);
+	udp_frame(&f, "udp53-resp", mac1, v4(dns, h1, 57, 0), 53, 33333, 45, 12);
+	udp_frame(&f, "udp-dhcp", bcast, v4(0, 0xffffffff, 64, 0), 68, 67, 240, 13);
+	udp_frame(&f, "udp123", mac2, v4(ip(192, 168, 1, 1), h2, 64, 0),
+		  123, 123, 48, 14);
+	udp_frame(&f, "udp161", mac2, v4(ip(172, 16, 5, 4), h2, 64, 0),
+		  40003, 161, 30, 15);
+	udp_frame(&f, "udp514", mac2, v4(h1, h2, 64, 0), 514, 514, 60, 16);
+	udp_frame(&f, "udp5353-mdns", m, v4(h1, ip(224, 0, 0, 251), 255, 0),
+		  5353, 5353, 20, 17);
+	udp_frame(&f, "udp-empty", mac2, v4(h1, h2, 64, 0), 7, 7, 0, 0);
+	udp_frame(&f, "udp-bcast", bcast, v4(h1, ip(10, 0, 0, 255), 64, 0),
+		  137, 137, 50, 18);
 }
 
 /*
@@ -404,22 +404,14 @@ static void ipv4_udp_frames(void)
 static void ipv4_other_frames(void)
 {
 	struct frame f;
+	static const uint8_t m[6] = { 0x01, 0, 0x5e, 0, 0, 0x01 };
+	const struct net to_h2 = v4(h1, h2, 64, 0), to_h1 = v4(h2, h1, 64, 0);
 
-	eth(&f, mac2, mac1, 0x0800);
-	ipv4(&f, h1, h2, 1, 64, 0, 0);
-	icmp(&f, 8, 0, 0x12340001);
-	fill(&f, 56, 19);
-	out("icmp-echo", &f);
+	icmp_frame(&f, "icmp-echo", mac2, to_h2, 8, 0x12340001, 56, 19);
 	trunc_of("icmp-echo", &f, 36);
+	icmp_frame(&f, "icmp-echoreply", mac1, to_h1, 0, 0x12340001, 56, 19);
 
-	eth(&f, mac1, mac2, 0x0800);
-	ipv4(&f, h2, h1, 1, 64, 0, 0);
-	icmp(&f, 0, 0, 0x12340001);
-	fill(&f, 56, 19);
-	out("icmp-echoreply", &f);
-
-	eth(&f, mac1, mac2, 0x0800);
-	ipv4(&f, h2, h1, 1, 64, 0, 0);
+	eth_ip(&f, mac1, to_h1, 1);
 	icmp(&f, 3, 3, 0);
 	ipv4(&f, h1, h2, 17, 64, 0, 0);
 	f.ip4 = 15;	/* lengths of the outer header only */
@@ -427,39 +419,29 @@ static void ipv4_other_frames(void)
 	f.udp = 0;
 	out("icmp-unreach", &f);
 
-	eth(&f, mac1, mac2, 0x0800);
-	ipv4(&f, ip(192, 168, 1, 254), h1, 1, 64, 0, 0);
-	icmp(&f, 11, 0, 0);
-	fill(&f, 28, 20);
-	out("icmp-timxceed", &f);
+	icmp_frame(&f, "icmp-timxceed", mac1, v4(ip(192, 168, 1, 254), h1, 64, 0),
+		   11, 0, 28, 20);
 
-	{
-		static const uint8_t m[6] = { 0x01, 0, 0x5e, 0, 0, 0x01 };
+	eth(&f, m, 0x0800);
+	ipv4(&f, h1, ip(224, 0, 0, 1), 2, 1, 0, 1);
+	put32(&f, 0x11640000);
+	put32(&f, 0);
+	out("igmp-query", &f);
 
-		eth(&f, m, mac1, 0x0800);
-		ipv4(&f, h1, ip(224, 0, 0, 1), 2, 1, 0, 1);
-		put32(&f, 0x11640000);
-		put32(&f, 0);
-		out("igmp-query", &f);
-	}
-
-	eth(&f, mac2, mac1, 0x0800);
-	ipv4(&f, h1, h2, 47, 64, 0, 0);
+	eth_ip(&f, mac2, to_h2, 47);
 	put32(&f, 0x00000800);
 	ipv4(&f, ip(192, 168, 0, 1), ip(192, 168, 0, 2), 1, 64, 0, 0);
 	f.ip4 = 15;
 	icmp(&f, 8, 0, 0x00010001);
 	out("gre-ipv4", &f);
 
-	eth(&f, mac2, mac1, 0x0800);
-	ipv4(&f, h1, h2, 50, 64, 0, 0);
+	eth_ip(&f, mac2, to_h2, 50);
 	put32(&f, 0x00001000);
 	put32(&f, 1);
 	fill(&f, 64, 21);
 	out("esp", &f);
 
-	eth(&f, mac2, mac1, 0x0800);
-	ipv4(&f, h1, h2, 132, 64, 0, 0);
+	eth_ip(&f, mac2, to_h2, 132);
 	put16(&f, 5000);
 	put16(&f, 22);
 	put32(&f, 0xdeadbeef);
@@ -467,32 +449,25 @@ static void ipv4_other_frames(void)
 	fill(&f, 20, 22);
 	out("sctp", &f);
 
-	eth(&f, mac2, mac1, 0x0800);
-	ipv4(&f, h1, h2, 255, 64, 0, 0);
+	eth_ip(&f, mac2, to_h2, 255);
 	fill(&f, 30, 23);
 	out("ipproto255", &f);
 
-	eth(&f, mac2, mac1, 0x0800);
-	ipv4(&f, h1, h2, 6, 64, 0x2000, 0);
-	tcp(&f, 40000, 22, 0x18, 0);
-	fill(&f, 100, 24);
-	out("ipv4-frag-first", &f);
+	tcp_frame(&f, "ipv4-frag-first", mac2, v4(h1, h2, 64, 0x2000),
+		  40000, 22, 0x18, 0, 100, 24);
 
-	eth(&f, mac2, mac1, 0x0800);
-	ipv4(&f, h1, h2, 6, 64, 0x20b9, 0);
+	eth_ip(&f, mac2, v4(h1, h2, 64, 0x20b9), 6);
 	put16(&f, 40000);
 	put16(&f, 22);
 	fill(&f, 60, 25);
 	out("ipv4-frag-mid", &f);
 
-	eth(&f, mac2, mac1, 0x0800);
-	ipv4(&f, h1, h2, 17, 1, 0x00b9, 0);
+	eth_ip(&f, mac2, v4(h1, h2, 1, 0x00b9), 17);
 	fill(&f, 24, 26);
 	out("ipv4-frag-last", &f);
 
 	/* IHL 15: the transport header would start past the bytes present */
-	eth(&f, mac2, mac1, 0x0800);
-	ipv4(&f, h1, h2, 6, 64, 0, 0);
+	eth_ip(&f, mac2, to_h2, 6);
 	f.b[14] = 0x4f;
 	tcp(&f, 40000, 22, 0x02, 0);
 	out("ipv4-ihl15", &f);
@@ -503,72 +478,46 @@ static void ipv6_frames(void)
 	struct frame f;
 	static const uint8_t m6[6] = { 0x33, 0x33, 0xff, 0, 0, 0x02 };
 	static const uint8_t m16[6] = { 0x33, 0x33, 0, 0, 0, 0x16 };
+	const struct net to_h2 = v6(fd00_1, fd00_2, 64);
 
-	eth(&f, mac2, mac1, 0x86dd);
-	ipv6(&f, fd00_1, fd00_2, 6, 64);
-	tcp(&f, 40000, 22, 0x18, 0);
-	fill(&f, 48, 30);
-	out("ip6-tcp22", &f);
+	tcp_frame(&f, "ip6-tcp22", mac2, to_h2, 40000, 22, 0x18, 0, 48, 30);
 	trunc_of("ip6-tcp22", &f, 54);
 	trunc_of("ip6-tcp22", &f, 60);
 	trunc_of("ip6-tcp22", &f, 70);
+	tcp_frame(&f, "ip6-tcp443-syn", mac2, v6(fd00_2, google6, 64),
+		  50001, 443, 0x02, 2, 0, 0);
+	udp_frame(&f, "ip6-udp53", mac2, v6(fd00_1, google6, 64), 33334, 53, 30, 31);
+	icmp_frame(&f, "ip6-icmp6-echo", mac2, to_h2, 128, 0x00070001, 32, 32);
+	icmp_frame(&f, "ip6-icmp6-echoreply", mac1, v6(fd00_2, fd00_1, 64),
+		   129, 0x00070001, 32, 32);
 
-	eth(&f, mac2, mac1, 0x86dd);
-	ipv6(&f, fd00_2, google6, 6, 64);
-	tcp(&f, 50001, 443, 0x02, 2);
-	out("ip6-tcp443-syn", &f);
-
-	eth(&f, mac2, mac1, 0x86dd);
-	ipv6(&f, fd00_1, google6, 17, 64);
-	udp(&f, 33334, 53);
-	fill(&f, 30, 31);
-	out("ip6-udp53", &f);
-
-	eth(&f, mac2, mac1, 0x86dd);
-	ipv6(&f, fd00_1, fd00_2, 58, 64);
-	icmp(&f, 128, 0, 0x00070001);
-	fill(&f, 32, 32);
-	out("ip6-icmp6-echo", &f);
-
-	eth(&f, mac1, mac2, 0x86dd);
-	ipv6(&f, fd00_2, fd00_1, 58, 64);
-	icmp(&f, 129, 0, 0x00070001);
-	fill(&f, 32, 32);
-	out("ip6-icmp6-echoreply", &f);
-
-	eth(&f, m6, mac1, 0x86dd);
-	ipv6(&f, fe80_1, ff02_sn, 58, 255);
+	eth_ip(&f, m6, v6(fe80_1, ff02_sn, 255), 58);
 	icmp(&f, 135, 0, 0);
 	putn(&f, fd00_2, 16);
 	out("ip6-ns", &f);
 
-	eth(&f, mac1, mac2, 0x86dd);
-	ipv6(&f, fd00_2, fe80_1, 58, 255);
+	eth_ip(&f, mac1, v6(fd00_2, fe80_1, 255), 58);
 	icmp(&f, 136, 0, 0x60000000);
 	putn(&f, fd00_2, 16);
 	out("ip6-na", &f);
 
-	eth(&f, mac2, mac1, 0x86dd);
-	ipv6(&f, fd00_1, fd00_2, 0, 64);
+	eth_ip(&f, mac2, to_h2, 0);
 	ext6(&f, 6, 0x05);
 	tcp(&f, 40000, 22, 0x10, 0);
 	out("ip6-hbh-tcp22", &f);
 
-	eth(&f, mac2, mac1, 0x86dd);
-	ipv6(&f, fd00_1, fd00_2, 44, 64);
+	eth_ip(&f, mac2, to_h2, 44);
 	ext6(&f, 17, 0);
 	udp(&f, 40004, 53);
 	fill(&f, 16, 33);
 	out("ip6-frag-udp", &f);
 
-	eth(&f, mac2, mac1, 0x86dd);
-	ipv6(&f, fd00_1, fd00_2, 43, 64);
+	eth_ip(&f, mac2, to_h2, 43);
 	ext6(&f, 6, 0);
 	tcp(&f, 40000, 80, 0x02, 0);
 	out("ip6-route-tcp80", &f);
 
-	eth(&f, m16, mac1, 0x86dd);
-	ipv6(&f, fe80_1, ff02_16, 0, 1);
+	eth_ip(&f, m16, v6(fe80_1, ff02_16, 1), 0);
 	ext6(&f, 58, 0x05);
 	icmp(&f, 143, 0, 1);
 	putn(&f, ff02_sn, 16);
@@ -579,7 +528,7 @@ static void vlan_frames(void)
 {
 	struct frame f;
 
-	eth(&f, mac2, mac1, 0x8100);
+	eth(&f, mac2, 0x8100);
 	vlan(&f, 100, 0x0800);
 	ipv4(&f, h1, h2, 6, 64, 0x4000, 0);
 	tcp(&f, 40000, 22, 0x18, 0);
@@ -588,27 +537,27 @@ static void vlan_frames(void)
 	trunc_of("vlan100-tcp22", &f, 18);
 	trunc_of("vlan100-tcp22", &f, 30);
 
-	eth(&f, mac2, mac1, 0x8100);
+	eth(&f, mac2, 0x8100);
 	vlan(&f, 200, 0x0800);
 	ipv4(&f, h1, ip(8, 8, 8, 8), 17, 64, 0, 0);
 	udp(&f, 33335, 53);
 	fill(&f, 25, 41);
 	out("vlan200-udp53", &f);
 
-	eth(&f, mac2, mac1, 0x8100);
+	eth(&f, mac2, 0x8100);
 	vlan(&f, 0x2064, 0x86dd);
 	ipv6(&f, fd00_1, fd00_2, 6, 64);
 	tcp(&f, 40000, 22, 0x02, 0);
 	out("vlan100-ip6-tcp22", &f);
 
-	eth(&f, mac2, mac1, 0x88a8);
+	eth(&f, mac2, 0x88a8);
 	vlan(&f, 100, 0x8100);
 	vlan(&f, 200, 0x0800);
 	ipv4(&f, h1, h2, 6, 64, 0, 0);
 	tcp(&f, 40000, 22, 0x10, 0);
 	out("qinq-100-200-tcp22", &f);
 
-	eth(&f, mac2, mac1, 0x8100);
+	eth(&f, mac2, 0x8100);
 	vlan(&f, 100, 0x8100);
 	vlan(&f, 200, 0x86dd);
 	ipv6(&f, fd00_1, fd00_2, 17, 64);
@@ -616,7 +565,7 @@ static void vlan_frames(void)
 	fill(&f, 12, 42);
 	out("vlan100-vlan200-ip6-udp", &f);
 
-	eth(&f, bcast, mac1, 0x8100);
+	eth(&f, bcast, 0x8100);
 	vlan(&f, 100, 0x0806);
 	put32(&f, 0x00010800);
 	put32(&f, 0x06040001);
@@ -626,7 +575,7 @@ static void vlan_frames(void)
 	put32(&f, h2);
 	out("vlan100-arp", &f);
 
-	eth(&f, mac2, mac1, 0x8100);
+	eth(&f, mac2, 0x8100);
 	vlan(&f, 0xa000, 0x0800);
 	ipv4(&f, h1, h2, 1, 64, 0, 0);
 	icmp(&f, 8, 0, 0x00020001);
@@ -636,7 +585,7 @@ static void vlan_frames(void)
 static void arp(struct frame *f, const uint8_t *dst, unsigned int type,
 		unsigned int op, uint32_t sip, uint32_t tip)
 {
-	eth(f, dst, mac1, type);
+	eth(f, dst, type);
 	put32(f, 0x00010800);
 	put16(f, 0x0604);
 	put16(f, op);
@@ -647,6 +596,17 @@ static void arp(struct frame *f, const uint8_t *dst, unsigned int type,
 	else
 		putn(f, mac2, 6);
 	put32(f, tip);
+}
+
+/* Ethernet to @dst, then a PPPoE header (version 1, type 1, @code). */
+static void pppoe(struct frame *f, const uint8_t *dst, unsigned int type,
+		  unsigned int code, unsigned int session)
+{
+	eth(f, dst, type);
+	f->pppoe = f->n + 1;
+	put16(f, 0x1100 | code);
+	put16(f, session);
+	put16(f, 0);		/* length, set by finish() */
 }
 
 static void other_frames(void)
@@ -664,21 +624,21 @@ static void other_frames(void)
 	arp(&f, bcast, 0x8035, 3, 0, 0);
 	out("rarp", &f);
 
-	eth(&f, lldp, mac1, 0x88cc);
+	eth(&f, lldp, 0x88cc);
 	put16(&f, 0x0207);
 	put8(&f, 4);
 	putn(&f, mac1, 6);
 	put32(&f, 0x00000000);
 	out("lldp", &f);
 
-	eth(&f, stp, mac1, 38);
+	eth(&f, stp, 38);
 	put8(&f, 0x42);
 	put8(&f, 0x42);
 	put8(&f, 0x03);
 	fill(&f, 35, 50);
 	out("stp", &f);
 
-	eth(&f, mac2, mac1, 0);
+	eth(&f, mac2, 0);
 	put32(&f, 0xaaaa0300);
 	put32(&f, 0x00000800);
 	ipv4(&f, h1, h2, 17, 64, 0, 0);
@@ -688,39 +648,31 @@ static void other_frames(void)
 	set16(&f, 12, f.n - 14);
 	emit("llc-snap-ipv4", &f, f.n);
 
-	eth(&f, mac2, mac1, 0x8847);
+	eth(&f, mac2, 0x8847);
 	put32(&f, (100u << 12) | 0x100 | 64);
 	ipv4(&f, h1, h2, 17, 64, 0, 0);
 	udp(&f, 40005, 53);
 	fill(&f, 10, 52);
 	out("mpls100-ipv4", &f);
 
-	eth(&f, mac2, mac1, 0x8847);
+	eth(&f, mac2, 0x8847);
 	put32(&f, (100u << 12) | 64);
 	put32(&f, (200u << 12) | 0x100 | 64);
 	ipv4(&f, h1, h2, 6, 64, 0, 0);
 	tcp(&f, 40000, 22, 0x10, 0);
 	out("mpls100-200-ipv4", &f);
 
-	eth(&f, mac2, mac1, 0x8864);
-	f.pppoe = f.n + 1;
-	put16(&f, 0x1100);
-	put16(&f, 0x0042);
-	put16(&f, 0);
+	pppoe(&f, mac2, 0x8864, 0x00, 0x0042);
 	put16(&f, 0x0021);
 	ipv4(&f, h1, h2, 6, 64, 0, 0);
 	tcp(&f, 40000, 80, 0x10, 0);
 	out("pppoes-ipv4", &f);
 
-	eth(&f, bcast, mac1, 0x8863);
-	f.pppoe = f.n + 1;
-	put16(&f, 0x1109);
-	put16(&f, 0);
-	put16(&f, 0);
+	pppoe(&f, bcast, 0x8863, 0x09, 0);
 	put32(&f, 0x01010000);
 	out("pppoed-padi", &f);
 
-	eth(&f, mac2, mac1, 0x0800);
+	eth(&f, mac2, 0x0800);
 	emit("eth-only-ipv4", &f, 14);
 
 	/* Pseudo-random bytes (a fixed LCG), one with an IPv4 ethertype. */

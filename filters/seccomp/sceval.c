@@ -129,70 +129,103 @@ static void load(const char *path)
 		die(1, "%s: length not in 1..4096", path);
 }
 
+static const char not_allowed[] = "instruction not allowed in a seccomp filter";
+
+/*
+ * The BPF_OP of an ALU or JMP instruction of class @cls, or -1 if its code
+ * is none of classic BPF's: an op up to @last, on K or X, but @k_only (NEG,
+ * JA) on K only.
+ */
+static int op_of(const struct sock_filter *f, unsigned int cls,
+		 unsigned int last, unsigned int k_only)
+{
+	unsigned int op = BPF_OP(f->code), src = BPF_SRC(f->code);
+
+	if (f->code != (cls | op | src) || op > last ||
+	    (op == k_only && src == BPF_X))
+		return -1;
+	return op;
+}
+
+static const char *check_alu(const struct sock_filter *f)
+{
+	int op = op_of(f, BPF_ALU, BPF_XOR, BPF_NEG);
+
+	if (op < 0)
+		return not_allowed;
+	if (BPF_SRC(f->code) == BPF_X)
+		return NULL;
+	if ((op == BPF_DIV || op == BPF_MOD) && f->k == 0)
+		return "division by constant zero";
+	if ((op == BPF_LSH || op == BPF_RSH) && f->k >= 32)
+		return "shift by 32 or more";
+	return NULL;
+}
+
+/* A jump of an instruction followed by @left more. */
+static const char *check_jmp(const struct sock_filter *f, unsigned int left)
+{
+	int op = op_of(f, BPF_JMP, BPF_JSET, BPF_JA);
+
+	if (op < 0)
+		return not_allowed;
+	if (op == BPF_JA)
+		return f->k >= left ? "JA out of range" : NULL;
+	if (f->jt > left || f->jf > left)
+		return "conditional jump out of range";
+	return NULL;
+}
+
+/* The loads, stores, register moves and returns. */
+static const char *check_ld_st(const struct sock_filter *f)
+{
+	switch (f->code) {
+	case BPF_LD | BPF_W | BPF_ABS:
+		if (f->k >= sizeof(struct seccomp_data) || f->k & 3)
+			return "LD W ABS outside seccomp_data or unaligned";
+		return NULL;
+	case BPF_LD | BPF_W | BPF_LEN:
+	case BPF_LDX | BPF_W | BPF_LEN:
+	case BPF_LD | BPF_IMM:
+	case BPF_LDX | BPF_IMM:
+	case BPF_MISC | BPF_TAX:
+	case BPF_MISC | BPF_TXA:
+	case BPF_RET | BPF_K:
+	case BPF_RET | BPF_A:
+		return NULL;
+	case BPF_LD | BPF_MEM:
+	case BPF_LDX | BPF_MEM:
+	case BPF_ST:
+	case BPF_STX:
+		if (f->k >= BPF_MEMWORDS)
+			return "scratch memory index out of range";
+		return NULL;
+	default:
+		return not_allowed;
+	}
+}
+
 /* The checks of bpf_check_classic() and seccomp_check_filter(). */
 static const char *check(void)
 {
 	unsigned int pc;
+	const char *why;
 
 	for (pc = 0; pc < plen; pc++) {
 		const struct sock_filter *f = &prog[pc];
-		unsigned int left = plen - pc - 1;
 
-		switch (f->code) {
-		case BPF_LD | BPF_W | BPF_ABS:
-			if (f->k >= sizeof(struct seccomp_data) || f->k & 3)
-				return "LD W ABS outside seccomp_data or unaligned";
+		switch (BPF_CLASS(f->code)) {
+		case BPF_ALU:
+			why = check_alu(f);
 			break;
-		case BPF_LD | BPF_W | BPF_LEN:
-		case BPF_LDX | BPF_W | BPF_LEN:
-		case BPF_LD | BPF_IMM:
-		case BPF_LDX | BPF_IMM:
-		case BPF_MISC | BPF_TAX:
-		case BPF_MISC | BPF_TXA:
-		case BPF_RET | BPF_K:
-		case BPF_RET | BPF_A:
-			break;
-		case BPF_LD | BPF_MEM:
-		case BPF_LDX | BPF_MEM:
-		case BPF_ST:
-		case BPF_STX:
-			if (f->k >= BPF_MEMWORDS)
-				return "scratch memory index out of range";
-			break;
-		case BPF_ALU | BPF_ADD | BPF_K: case BPF_ALU | BPF_ADD | BPF_X:
-		case BPF_ALU | BPF_SUB | BPF_K: case BPF_ALU | BPF_SUB | BPF_X:
-		case BPF_ALU | BPF_MUL | BPF_K: case BPF_ALU | BPF_MUL | BPF_X:
-		case BPF_ALU | BPF_DIV | BPF_X: case BPF_ALU | BPF_MOD | BPF_X:
-		case BPF_ALU | BPF_AND | BPF_K: case BPF_ALU | BPF_AND | BPF_X:
-		case BPF_ALU | BPF_OR | BPF_K:  case BPF_ALU | BPF_OR | BPF_X:
-		case BPF_ALU | BPF_XOR | BPF_K: case BPF_ALU | BPF_XOR | BPF_X:
-		case BPF_ALU | BPF_LSH | BPF_X: case BPF_ALU | BPF_RSH | BPF_X:
-		case BPF_ALU | BPF_NEG:
-			break;
-		case BPF_ALU | BPF_DIV | BPF_K:
-		case BPF_ALU | BPF_MOD | BPF_K:
-			if (f->k == 0)
-				return "division by constant zero";
-			break;
-		case BPF_ALU | BPF_LSH | BPF_K:
-		case BPF_ALU | BPF_RSH | BPF_K:
-			if (f->k >= 32)
-				return "shift by 32 or more";
-			break;
-		case BPF_JMP | BPF_JA:
-			if (f->k >= left)
-				return "JA out of range";
-			break;
-		case BPF_JMP | BPF_JEQ | BPF_K: case BPF_JMP | BPF_JEQ | BPF_X:
-		case BPF_JMP | BPF_JGE | BPF_K: case BPF_JMP | BPF_JGE | BPF_X:
-		case BPF_JMP | BPF_JGT | BPF_K: case BPF_JMP | BPF_JGT | BPF_X:
-		case BPF_JMP | BPF_JSET | BPF_K: case BPF_JMP | BPF_JSET | BPF_X:
-			if (f->jt > left || f->jf > left)
-				return "conditional jump out of range";
+		case BPF_JMP:
+			why = check_jmp(f, plen - pc - 1);
 			break;
 		default:
-			return "instruction not allowed in a seccomp filter";
+			why = check_ld_st(f);
 		}
+		if (why)
+			return why;
 	}
 	if (BPF_CLASS(prog[plen - 1].code) != BPF_RET)
 		return "last instruction is not RET";
