@@ -466,6 +466,31 @@ static uint32_t shift(uint32_t a, uint32_t src, unsigned int code, int xbyte,
 	return (code & 0xf0) == BPF_LSH ? a << n : a >> n;
 }
 
+/*
+ * An ld or ldx of mode IMM, MEM or LEN: its value into *@r, its taint
+ * into *@t (a scratch word's, @tm bit @k), returns 1; 0 for the other
+ * modes.
+ */
+static int load_reg(unsigned int code, uint32_t k, const struct skb *s,
+		    const uint32_t *M, unsigned int tm, uint32_t *r, unsigned int *t)
+{
+	switch (code & 0xe0) {
+	case BPF_IMM:
+		*r = k;
+		*t = 0;
+		return 1;
+	case BPF_MEM:
+		*r = M[k];
+		*t = tm >> k & 1;
+		return 1;
+	case BPF_LEN:
+		*r = s->len;
+		*t = 0;
+		return 1;
+	}
+	return 0;
+}
+
 /* Run a checked program; *unknown as above. */
 static uint32_t run(const struct insn *f, const struct skb *s, int mode,
 		    unsigned int *flags, int *unknown)
@@ -486,19 +511,9 @@ static uint32_t run(const struct insn *f, const struct skb *s, int mode,
 		case BPF_LD:
 			size = (i->code & 0x18) == BPF_W ? 4 :
 			       (i->code & 0x18) == BPF_H ? 2 : 1;
+			if (load_reg(i->code, k, s, M, tm, &A, &ta))
+				continue;
 			switch (i->code & 0xe0) {
-			case BPF_IMM:
-				A = k;
-				ta = 0;
-				continue;
-			case BPF_MEM:
-				A = M[k];
-				ta = tm >> k & 1;
-				continue;
-			case BPF_LEN:
-				A = s->len;
-				ta = 0;
-				continue;
 			case BPF_ABS:
 				if (k >= (uint32_t)SKF_AD_OFF)
 					goto anc;
@@ -515,23 +530,12 @@ static uint32_t run(const struct insn *f, const struct skb *s, int mode,
 			ta = 0;
 			continue;
 		case BPF_LDX:
-			switch (i->code & 0xe0) {
-			case BPF_IMM:
-				X = k;
-				break;
-			case BPF_MEM:
-				X = M[k];
-				tx = tm >> k & 1;
+			if (load_reg(i->code, k, s, M, tm, &X, &tx))
 				continue;
-			case BPF_LEN:
-				X = s->len;
-				break;
-			default: /* MSH */
-				if (load(s, (int32_t)k, 1, mode, &v, flags))
-					return 0;
-				X = (v & 0xf) << 2;
-				break;
-			}
+			/* MSH */
+			if (load(s, (int32_t)k, 1, mode, &v, flags))
+				return 0;
+			X = (v & 0xf) << 2;
 			tx = 0;
 			continue;
 		case BPF_ST:
@@ -548,18 +552,13 @@ static uint32_t run(const struct insn *f, const struct skb *s, int mode,
 			case BPF_SUB: A -= src; break;
 			case BPF_MUL: A *= src; break;
 			case BPF_DIV:
-				if (ts)
-					goto lost;
-				if (!src)
-					return 0;
-				A /= src;
-				break;
 			case BPF_MOD:
+				/* by 0 ends the program with 0 */
 				if (ts)
 					goto lost;
 				if (!src)
 					return 0;
-				A %= src;
+				A = (i->code & 0xf0) == BPF_DIV ? A / src : A % src;
 				break;
 			case BPF_OR: A |= src; break;
 			case BPF_AND: A &= src; break;
