@@ -41,6 +41,12 @@ static void fig(struct run_fig *f, const struct csv *csv,
 		   (int)field(csv, r, "boots") : 1;
 }
 
+/* Column @col of row @r, "" where @csv has no such column. */
+static const char *opt(const struct csv *csv, const struct csv_row *r, const char *col)
+{
+	return csv_has(csv, col) ? csv_get(csv, r, col) : "";
+}
+
 static void *grow(void *p, int n, size_t size)
 {
 	p = realloc(p, (n + 1) * size);
@@ -81,13 +87,13 @@ static struct run_cell *new_cell(struct run *run, const struct csv *csv,
 	c = &run->cells[run->ncells++];
 	memset(c, 0, sizeof(*c));
 	c->accel = csv_get(csv, r, "accel");
-	c->kind = csv_get(csv, r, "kind");
+	c->kind = opt(csv, r, "kind");
 	c->tag = tag;
 	c->engine = csv_get(csv, r, "engine");
 	c->filter = csv_get(csv, r, "filter");
-	c->packet = csv_get(csv, r, "packet");
+	c->packet = opt(csv, r, "packet");
 	c->skbs = csv_get(csv, r, "skbs");
-	c->unit = csv_get(csv, r, "unit");
+	c->unit = opt(csv, r, "unit");
 	c->vm_insns = c->per_vm_insn = NAN;
 	return c;
 }
@@ -143,6 +149,8 @@ static void type_quots(struct run *run)
 
 		q = quot_slot(run, csv_get(p, r, "accel"), "bench", csv_get(p, r, "pair"),
 			      csv_get(p, r, "filter"), csv_get(p, r, "skbs"));
+		if (q->paired.csv)
+			continue;	/* the first row of a cell, as a lookup finds it */
 		fig(&q->paired, p, r, "ratio");
 		q->halfwidth_pct = field(p, r, "halfwidth_pct");
 	}
@@ -152,7 +160,8 @@ static void type_quots(struct run *run)
 		q = quot_slot(run, csv_get(m, r, "accel"), csv_get(m, r, "tag"),
 			      csv_get(m, r, "pair"), csv_get(m, r, "filter"),
 			      csv_get(m, r, "skbs"));
-		fig(&q->medians, m, r, "ratio");
+		if (!q->medians.csv)
+			fig(&q->medians, m, r, "ratio");
 	}
 	for (i = 0; i < run->nquots; i++) {
 		q = &run->quots[i];
@@ -171,19 +180,23 @@ void run_type_cells(struct run *run)
 	run->ncells = run->nquots = 0;
 	for (i = 0; i < run->results.nrows; i++)
 		type_cell(run, &run->results.rows[i]);
-	/* an engine the paired rounds timed and the bench plan did not */
+	/*
+	 * an engine the paired rounds timed over boots and the bench plan
+	 * did not
+	 */
 	for (i = 0; run->has_absolute && i < run->absolute.nrows; i++) {
 		const struct csv *a = &run->absolute;
-		const struct csv_row *r = &a->rows[i];
+		const struct csv_row *r = &a->rows[i], *ab;
+		const char *accel = csv_get(a, r, "accel"), *engine = csv_get(a, r, "engine");
+		const char *filter = csv_get(a, r, "filter"), *skbs = csv_get(a, r, "skbs");
 		struct run_cell *c;
 
-		if (run_cell(run, csv_get(a, r, "accel"), "bench", csv_get(a, r, "engine"),
-			     csv_get(a, r, "filter"), csv_get(a, r, "skbs")))
+		ab = run_absolute(run, accel, engine, filter, skbs);
+		if (ab != r || run_cell(run, accel, "bench", engine, filter, skbs))
 			continue;
 		c = new_cell(run, a, r, "bench");
 		fig(&c->median, NULL, NULL, "median");
-		fig(&c->paired, a, run_absolute(run, c->accel, c->engine, c->filter, c->skbs),
-		    "median");
+		fig(&c->paired, a, ab, "median");
 		c->whisker_lo = c->whisker_hi = NAN;
 	}
 	/* the array has stopped moving: point each cell at its figure */

@@ -316,7 +316,7 @@ static void modes_note(const char *accel)
 static const struct run_fig *afind(const char *accel, const char *engine,
 				   const char *filter, const char *skbs)
 {
-	const struct run_cell *t = tcell(accel, "bench", engine, filter, skbs);
+	const struct run_cell *t = run_cell(&run, accel, "bench", engine, filter, skbs);
 
 	return t && t->paired.csv ? &t->paired : NULL;
 }
@@ -1562,7 +1562,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: mktable RESULTS.csv [RATIOS.csv [ABSOLUTE.csv]]\n");
 		return 2;
 	}
-	run_open(&run, argv[1], argc >= 3 ? argv[2] : NULL, argc == ncells() ? argv[3] : NULL);
+	run_open(&run, argv[1], argc >= 3 ? argv[2] : NULL, argc == 4 ? argv[3] : NULL);
 	/* median-ratios.csv, claims.csv, decomposition.csv (mkclaims), beside it */
 	run_dir_of(argv[1], dir, sizeof(dir));
 	run_load_claims(&run, dir);

@@ -48,7 +48,10 @@ write_refused() {
 	wr_err=$(/bench/knob "$KNOBS/$1" "$2") && wr_err="errno=none"
 	wr_after=$(cat "$KNOBS/$1")
 	[ "$wr_err" = "errno=$3" ] && [ "$wr_before" = "$wr_after" ] && return 0
-	echo "got $wr_err, want errno=$3; before '$wr_before' after '$wr_after'"
+	# a program's value is many lines: the first of each, cut
+	echo "got $wr_err, want errno=$3; value kept: $([ "$wr_before" = "$wr_after" ] && echo yes || echo no)" \
+		"(before '$(echo "$wr_before" | head -n 1 | cut -c1-60)'," \
+		"after '$(echo "$wr_after" | head -n 1 | cut -c1-60)')"
 	return 1
 }
 
