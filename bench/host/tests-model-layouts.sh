@@ -18,6 +18,7 @@ here=$top/bench/host
 TEST_PREFIX="$accel over code layouts: "
 # shellcheck source=bench/host/testbench.sh
 . "$here/testbench.sh"
+# shellcheck disable=SC2034 # read by expect.sh, sourced below
 CHECK_EXPECT_CONF=$top/bench/check-expect.conf
 # shellcheck source=bench/host/expect.sh
 . "$here/expect.sh"
