@@ -10,7 +10,8 @@ tree=$1
 patches=$(cd "$2" && pwd)
 
 find "$patches" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' -delete
-git -C "$tree" format-patch -q --zero-commit --no-signature --no-numbered \
+# a fixed abbreviation: the index lines do not move with the tree's object count
+git -C "$tree" -c core.abbrev=9 format-patch -q --zero-commit --no-signature --no-numbered \
 	-o "$patches" pristine..HEAD
 n=$(find "$patches" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | wc -l)
 # The tree now matches the exported series: record it as applied.
