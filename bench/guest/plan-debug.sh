@@ -7,15 +7,18 @@
 #     plan-diff.sh) as on every other kernel;
 #  3. knobfuzz: BENCH_FUZZ_WRITES writes over every knob, from several
 #     processes, with BENCH_FUZZ_RELOADS module unload/reload cycles;
-#  4. bpfdiff fuzz: BENCH_FUZZ_PAIRS (program, packet, headlen) pairs of
+#  4. the regression cases of filters/diff/cases.txt (bpfdiff cases: the
+#     nla-nest-* walks past the skb head among them) on every engine;
+#  5. bpfdiff fuzz: BENCH_FUZZ_PAIRS (program, packet, headlen) pairs of
 #     generated programs on every engine, linear and non-linear skbs;
-#  5. the module unloaded, a kmemleak scan, and the whole kernel log (read
+#  6. the module unloaded, a kmemleak scan, and the whole kernel log (read
 #     from /proc/kmsg since boot) searched for BUG, WARNING, KASAN, UBSAN,
 #     lockdep and kmemleak reports.
 #
 # Writes PASS:/FAIL: lines to $out/tests.txt and the counts to
 # $out/debug.txt, one "key=value ..." line per step:
 #   knobfuzz: writes=N refused=N mismatches=N errno_mismatches=N ...
+#   cases: cases=N nla=N unexplained=N
 #   bpfdiff: pairs=N agree=N documented=N unexplained=N
 #   reports: reports=N bug=N warning=N kasan=N ubsan=N lockdep=N oops=N kmemleak=N
 # Options (bench.fuzz_KEY=VALUE): BENCH_FUZZ_SEED (1), BENCH_FUZZ_WRITES
@@ -49,7 +52,7 @@ step() { say "debug: $* (at $(($(date +%s) - t0)) s)"; }
 cat /proc/kmsg > "$out/kernel.log" &
 kmsg=$!
 
-step "1/5 kmemleak: the boot's leaks"
+step "1/6 kmemleak: the boot's leaks"
 KMEMLEAK=/sys/kernel/debug/kmemleak
 # What the boot itself left: leaks found now are the kernel's, not ours,
 # and are cleared (reported as boot_leaks); every later one counts.
@@ -60,11 +63,11 @@ echo clear > "$KMEMLEAK" || true
 say "debug: kmemleak after boot: $boot_leaks suspected leaks (cleared)"
 
 if [ "${BENCH_FUZZ_CHECK:-1}" = 1 ]; then
-	step "2/5 the check plan"
+	step "2/6 the check plan"
 	BENCH_DIFF_RANDOM=${BENCH_DIFF_RANDOM:-40} BENCH_DIFF_FUZZ=${BENCH_DIFF_FUZZ:-5} \
 		/bench/plan-check.sh "$out" || fail "guest: debug: plan-check.sh ran to the end"
 else
-	step "2/5 the check plan: left out (bench.fuzz_check=0)"
+	step "2/6 the check plan: left out (bench.fuzz_check=0)"
 fi
 # plan-check.sh starts tests.txt afresh: the detectors are tested after it.
 expect "guest: debug: kmemleak is on" test -w "$KMEMLEAK"
@@ -72,7 +75,7 @@ expect "guest: debug: lockdep is on (/proc/lockdep)" test -r /proc/lockdep
 expect "guest: debug: KASAN is on" grep -q "KernelAddressSanitizer initialized" "$out/kernel.log"
 expect "guest: debug: slub_debug is on" grep -q "slub_debug=FZPU" /proc/cmdline
 
-step "3/5 knobfuzz: $writes writes, $reloads reloads (seed $seed)"
+step "3/6 knobfuzz: $writes writes, $reloads reloads (seed $seed)"
 if [ ! -d "$KNOBS" ]; then load_bench_module || true; fi
 if r=$(/bench/knobfuzz -s "$seed" -n "$writes" -c "$reloads" -j 4 \
 	-m /bench/modules/bpf_bench.ko -f "$FILTERS" 2>&1); then kf=0; else kf=1; fi
@@ -90,7 +93,17 @@ xm=$(echo "$r" | sed -n 's/^knobfuzz: writes=.* mismatches=\([0-9]*\) .*/\1/p')
 expect "guest: debug: knobfuzz -X (a wrong model) finds mismatches (${xm:-none})" \
 	test "$xf" = 1 -a "${xm:-0}" -gt 0
 
-step "4/5 bpfdiff fuzz: $pairs pairs (seed $seed)"
+step "4/6 the regression cases (filters/diff/cases.txt, the nla-nest-* heap walks among them)"
+if [ ! -d "$KNOBS" ]; then load_bench_module || true; fi
+/bench/knob "$KNOBS/headlen" 0 > /dev/null || true
+if r=$(/bench/bpfdiff cases "$FILTERS/diff/cases.txt" 2>&1); then cf=0; else cf=1; fi
+echo "$r" > "$out/bpfdiff-cases.txt"
+echo "$r" | grep -E "^(UNEXPLAINED|  )" | head -n 40 >&2 || true
+nc=$(grep -c '^nla-' "$out/bpfdiff-cases.txt" || true)
+echo "cases: cases=$(grep -cv '^#' "$FILTERS/diff/cases.txt") nla=$nc unexplained=$(grep -c ' UNEXPLAINED$' "$out/bpfdiff-cases.txt" || true)" >> "$counts"
+ok "$cf" "guest: debug: the regression cases: 0 unexplained ($nc nla-nest-* cases among them)"
+
+step "5/6 bpfdiff fuzz: $pairs pairs (seed $seed)"
 if [ ! -d "$KNOBS" ]; then load_bench_module || true; fi
 /bench/knob "$KNOBS/headlen" 0 > /dev/null || true
 if r=$(/bench/bpfdiff fuzz "$seed" "$limit" "$FILTERS/diff/packets.txt" "$pairs" 2>&1); then bf=0; else bf=1; fi
@@ -106,7 +119,7 @@ say "debug: $sum"
 ok "$bf" "guest: debug: bpfdiff fuzz: 0 unexplained differences in ${np:-0} pairs"
 expect "guest: debug: bpfdiff fuzz compared at least $pairs pairs (${np:-none})" test "${np:-0}" -ge "$pairs"
 
-step "5/5 kmemleak and the kernel log"
+step "6/6 kmemleak and the kernel log"
 rmmod bpf_bench 2> /dev/null || true
 # kmemleak reports an object only once it is 5 s old and was found
 # unreferenced: wait, scan twice.

@@ -293,6 +293,15 @@ if [ "$got" = "$w documented #13" ]; then
 else
 	fail "guest: diff: fuzz1-45021 (ldh [SKF_LL_OFF+41] on headlen 25, dead ldh cpu): got '$got', want '$w documented #13'"
 fi
+# nla-nest-*: a nest shorter than its header holds nothing, on every engine
+# and tree (patch 0002's check; nla_len() is u16 on 6.12).
+w=$(want "3.14=0 6.1=0 2014=0")
+bad=$(awk -v w="$w agree" '$1 ~ /^nla-/ { n++; l = $0; $1 = $2 = $3 = ""; if (substr($0, 4) != w) { print l; exit } } END { if (!n) print "no nla-nest-* case ran" }' "$out/bpfdiff-cases.txt")
+if [ -z "$bad" ]; then
+	pass "guest: diff: every nla-nest-* case (SKF_AD_NLATTR_NEST on a nest shorter than its header) gives 0 on every engine"
+else
+	fail "guest: diff: every nla-nest-* case gives 0 on every engine: $bad"
+fi
 # BENCH_DIFF_HEADLENS: the non-linear headlens, comma-separated
 headlens=$(echo "${BENCH_DIFF_HEADLENS:-14,34,54}" | tr , " ")
 say "diff: tcpdump corpus x packets, linear and headlen $headlens"
