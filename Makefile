@@ -290,7 +290,7 @@ check: deps-check
 # >= 100000 (program, packet) pairs on every engine (bpfdiff fuzz), module
 # reloads, then kmemleak and the kernel log; ends "N passed, N failed".
 fuzz: deps-check
-	@$(TOP)/bench/host/debug-campaign.sh $(TOP) $(BUILD) fuzz
+	@DEBUG_KERNEL=$(KERNEL) $(TOP)/bench/host/debug-campaign.sh $(TOP) $(BUILD) fuzz
 
 # make trend RUNS="results/A results/B" [ACCEL=icount]: one accelerator's
 # figures on the kernels of several runs beside the 2014 table

@@ -595,6 +595,14 @@ static void check_kernel(const struct reg *r, const struct reg_rec *rec)
 			err(r, kline(rec, "check"), "kernel %s: check %s: kind %s, not counted (%s:%d)",
 			    rec->name, w[i], get(a, "kind"), reg_accels()->path, a->line);
 	}
+	n = words(rec, "sanitize", w, REG_MAX);
+	for (i = 0; i < n; i++) {
+		const struct reg_rec *a = reg_find(reg_accels(), w[i], 0);
+
+		if (a && strcmp(get(a, "debug"), "1"))
+			err(r, kline(rec, "sanitize"), "kernel %s: sanitize %s: not a debug accelerator (%s:%d)",
+			    rec->name, w[i], reg_accels()->path, a->line);
+	}
 }
 
 /* One default tree (kernels.conf default 1): what make uses without KERNEL=. */
@@ -845,6 +853,7 @@ static const struct key kernel_keys[] = {
 	K("package", 1, ANY), K("series", 1, DIR), K("title", 1, ANY),
 	ONE("default", 0, "1"), K("reference", 0, DIR),
 	RF("check", 0, REFS, "accel", reg_accels),
+	RF("sanitize", 0, REFS, "accel", reg_accels),
 	END
 };
 
