@@ -74,8 +74,21 @@ rm -rf "$jobs_dir"
 mkdir -p "$jobs_dir"
 njobs=${CHECK_JOBS:-$(nproc)}
 case "$njobs" in '' | *[!0-9]* | 0) echo "[check] CHECK_JOBS=$njobs: not a positive number" >&2; exit 2 ;; esac
-declare -A job_name=() job_start=()
+declare -A job_name=() job_start=() job_slot=()
 job_list="" job_total=0 job_done=0
+# Each running job holds a slot, and each slot one CPU of those this
+# process may run on (slot i: the i-th, modulo their count): a job whose
+# guests pin (accels.conf pin 1: the timed accelerators) pins them to its
+# slot's CPU (PIN_CPU), so two jobs side by side never share one CPU
+# while another idles (make bench pins its one timed guest to the last).
+read -ra pool_cpus <<< "$("$here/pool-cpus.sh" list)"
+declare -a slot_pid=()
+# free_slot: the lowest slot no running job holds.
+free_slot() {
+	local i=0
+	while [ -n "${slot_pid[$i]:-}" ]; do i=$((i + 1)); done
+	echo "$i"
+}
 # reap: wait for one job to end and say so, with the time it ended (the
 # job writes NAME.end: the host tests' job is reaped long after).
 reap() {
@@ -87,21 +100,26 @@ reap() {
 	echo "$rc" > "$jobs_dir/${job_name[$pid]}.rc"
 	end=$(cat "$jobs_dir/${job_name[$pid]}.end" 2> /dev/null || date +%s)
 	echo "[check] job ${job_name[$pid]} ended in $((end - job_start[$pid])) s, exit $rc ($job_done/$job_total done, at $((end - t0)) s)"
-	unset "job_name[$pid]" "job_start[$pid]"
+	unset "slot_pid[${job_slot[$pid]}]" "job_name[$pid]" "job_start[$pid]" "job_slot[$pid]"
 }
 # job NAME FUNCTION ARGS...: FUNCTION's stdout (PASS/FAIL lines) to
 # NAME.out, everything else it prints to NAME.log.
 job() {
-	local name=$1
+	local name=$1 slot cpu
 	shift
 	while [ "${#job_name[@]}" -ge "$njobs" ]; do reap; done
+	slot=$(free_slot)
+	cpu=${pool_cpus[$((slot % ${#pool_cpus[@]}))]}
+	echo "$cpu" > "$jobs_dir/$name.cpu"
 	# TEST_LOG and out are read by testlib.sh and t; the .end file is named
 	# now, not on exit (t sets its own $name)
 	# shellcheck disable=SC2034,SC2064
-	( trap "date +%s > '$jobs_dir/$name.end'" EXIT; TEST_LOG='' out=$jobs_dir/$name.cmd "$@" ) > "$jobs_dir/$name.out" 2> "$jobs_dir/$name.log" &
+	( trap "date +%s > '$jobs_dir/$name.end'" EXIT; PIN_CPU=$cpu TEST_LOG='' out=$jobs_dir/$name.cmd "$@" ) > "$jobs_dir/$name.out" 2> "$jobs_dir/$name.log" &
 	job_name[$!]=$name
 	job_start[$!]=$(date +%s)
-	echo "[check] job $name started"
+	job_slot[$!]=$slot
+	slot_pid[slot]=$!
+	echo "[check] job $name started (slot $slot, host cpu $cpu)"
 }
 # collect_job NAME: its PASS/FAIL lines into the log; the end of its
 # output under a failure.
@@ -141,6 +159,11 @@ host_tests() {
 	# shellcheck disable=SC2046
 	t "host: shellcheck on every shell script" shellcheck -x \
 		$(find bench filters results plots kernel-patches .ci -type f \( -name '*.sh' -o -name run \) 2>/dev/null)
+	# the pool check fails on 9284453's pinning (two guests on one CPU)
+	t "host: pool-cpus.sh check fails on two guests pinned to one CPU while the other idles" \
+		sh -c "! '$here/pool-cpus.sh' check '$here/fixtures/pool-cpus/one-cpu.txt'"
+	t "host: pool-cpus.sh check passes the same guests on one CPU each" \
+		"$here/pool-cpus.sh" check "$here/fixtures/pool-cpus/two-cpus.txt"
 	# Each suite prints its PASS/FAIL lines and exits non-zero on a FAIL:
 	# every suite runs whatever the one before it found.
 	{
@@ -190,8 +213,11 @@ build_flavours=$(for f in $build_flavours; do echo "$(flavour_attr "$f" build_s 
 rc=$build/check.rc
 started=$build/check.started
 touch "$started"
-# tree_flavours K: the flavours of tree K's check accelerators.
-tree_flavours() { for a in $(kernel_attr "$1" check); do accel_flavour "$a"; done | sort -u | tr '\n' ' '; }
+# tree_sanitize K: tree K's debug accelerators make check boots (its
+# record's sanitize; none with CHECK_DEBUG=0).
+tree_sanitize() { [ "${CHECK_DEBUG:-1}" != 1 ] || kernel_attr "$1" sanitize 2> /dev/null || true; }
+# tree_flavours K: the flavours of tree K's check and sanitize accelerators.
+tree_flavours() { for a in $(kernel_attr "$1" check) $(tree_sanitize "$1"); do accel_flavour "$a"; done | sort -u | tr '\n' ' '; }
 # The other trees' kernels (CHECK_KERNELS) compile beside the default
 # tree's, in a make of their own: their jobs fill the others' single-
 # threaded links, modpost and tree extraction.  Their modules and
@@ -414,6 +440,8 @@ for k in $(check_kernels); do
 		job_list="$job_list check-$a@$k bench-$a@$k"
 		other_runs="$other_runs $a@$k"
 	done
+	# its sanitizer pass: the debug plan's short campaign, as on the default tree
+	for a in $(tree_sanitize "$k"); do job_list="$job_list sanitize:$a@$k"; done
 done
 # The 32-bit guests' perf (Debian's linux-perf:i386 and :armhf with their
 # libraries, foreign-perf.sh) packed and run under qemu-user, no guest
@@ -455,6 +483,7 @@ job_s() {
 	local s=
 	case "$1" in
 	debug) s=$(accel_attr debug check_s || true) ;;
+	sanitize:*) a=${1#sanitize:}; s=$(accel_attr "${a%@*}" check_s || true) ;;
 	check-*@*) s=110 ;;
 	bench-*@*) s=15 ;;
 	check-*) s=$(accel_attr "${1#check-}" check_s || true) ;;
@@ -476,11 +505,19 @@ run_order=$(for j in $job_list; do echo "$(job_s "$j") $j"; done | sort -s -k1,1
 job_done=0 job_total=0
 for j in $job_list; do job_total=$((job_total + 1)); done
 stage "3/5 guests and other single-threaded tests, $njobs at a time, longest first: $run_order"
+# What CPU each running guest may use, every 5 s (pool-cpus.sh): checked
+# after the pool, two pinned to one CPU fail.
+"$here/pool-cpus.sh" sample "$jobs_dir/cpus.txt" 5 &
+sampler=$!
 for j in $run_order; do
 	case "$j" in
 	# The debug kernel (KASAN, UBSAN, lockdep, kmemleak): its .config
 	# checked, booted with the short campaign (make fuzz: the long one).
 	debug) job "$j" env DEBUG_BUILT=1 "$here/debug-campaign.sh" "$top" "$build" check ;;
+	# another tree's sanitizer pass (kernels.conf sanitize)
+	sanitize:*)
+		a=${j#sanitize:}
+		job "$j" env DEBUG_BUILT=1 DEBUG_ACCEL="${a%@*}" DEBUG_KERNEL="${a#*@}" "$here/debug-campaign.sh" "$top" "$build" check ;;
 	check-*) job "$j" check_guest "${j#check-}" ;;
 	# another tree's counted run: the default tree's plan for that accelerator
 	bench-*@*)
@@ -505,7 +542,12 @@ for j in $run_order; do
 	esac
 done
 while [ "${#job_name[@]}" -gt 0 ]; do reap; done
+kill "$sampler" 2> /dev/null || true
+wait "$sampler" 2> /dev/null || true
 for j in $job_list; do collect_job "$j"; done
+t "check: no two of the pool's guests pinned to one of its CPUs (${pool_cpus[*]}) at once (pool-cpus.sh check)" \
+	"$here/pool-cpus.sh" check "$jobs_dir/cpus.txt"
+tail -n 1 "$out"
 
 stage "4/5 counted and modeled: the two runs' counts must agree"
 # The expected values, their tolerances and why: bench/check-expect.conf.
