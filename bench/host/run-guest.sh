@@ -14,7 +14,9 @@
 # env:   TIMEOUT (seconds, default 900), GUEST_MEM (MiB, default 1024),
 #        GUEST_DISK_SIZE (the results image, default 256M; allocated up
 #        front, so a full disk is found before the boot), MODEL_PLUGIN
-#        (bpfmodel.so, for an accelerator with a model record)
+#        (bpfmodel.so, for an accelerator with a model record), SILENT_S
+#        (seconds of CPU time a guest may print nothing for, default the
+#        record's silent_s or 60; see the watchdog below)
 set -eu
 
 accel=$1 plan=$2 outdir=$3 kernel=$4 initrd=$5
@@ -99,13 +101,45 @@ fi
 export MODEL_PROFILE
 [ -z "$MODEL_PROFILE" ] || rm -f "$MODEL_PROFILE"
 
-# A guest that prints nothing within SILENT_S seconds (the record's silent_s,
-# default 60) is declared hung then, not after TIMEOUT: a foreign or broken
-# accelerator (a /dev/kvm that runs no stock guest) says nothing at all.
-# Lines of the host's own and QEMU's do not count (console_silent).
+# A guest that prints nothing (lines of the host's own and QEMU's do not
+# count: console_silent) and makes no progress is declared hung then, not
+# after TIMEOUT: a foreign or broken accelerator (a /dev/kvm that runs no
+# stock guest) says nothing at all while QEMU spins or blocks.  The limit,
+# SILENT_S seconds (the record's silent_s, default 60), counts the guest's
+# progress, not wall time: a guest whose CPU is shared (a slow model plugin
+# beside another guest) is slow, not hung.  Every few seconds the watchdog
+# reads the CPU time of the guest's process tree (the pid in GUEST_PIDFILE:
+# QEMU, or the UML kernel and its processes) and kills it, still silent,
+# when the tree has used SILENT_S seconds of CPU time (it spins), or used
+# less than a tenth of the last SILENT_S seconds of wall time (it blocks).
 silent=${SILENT_S:-$(accel_attr "$accel" silent_s || echo 60)}
+case "$silent" in
+'' | *[!0-9]* | 0) echo "[run] SILENT_S=$silent: must be a number of seconds > 0" >&2; exit 2 ;;
+esac
+poll=2
+hz=$(getconf CLK_TCK 2> /dev/null || echo 100)
 pidfile=$outdir/.guest.pid
 rm -f "$pidfile" "$outdir/.silent"
+# tree_cs PID: "NOW CPU": the host's uptime and the CPU time (user and
+# system) PID and its descendants used, with that of the children they
+# reaped, in hundredths of a second (/proc/PID/stat fields 14 to 17; a CPU
+# time of 0 when PID is empty or gone)
+tree_cs() {
+	cat /proc/uptime /proc/[0-9]*/stat 2> /dev/null | awk -v root="$1" -v hz="$hz" '
+	NR == 1 { now = int($1 * 100 + 0.5); next }
+	{ pid = $1; sub(/^.*\) /, ""); ppid[pid] = $2; t[pid] = $12 + $13 + $14 + $15 }
+	END {
+		for (p in t) {
+			if (root == "") break
+			for (q = p; q != root && q in ppid && q + 0 > 1; q = ppid[q])
+				;
+			if (q == root) s += t[p]
+		}
+		printf "%d %d\n", now, int(s * 100 / hz)
+	}'
+}
+# secs CS: CS hundredths of a second as seconds, one decimal
+secs() { echo "$(($1 / 100)).$(($1 % 100 / 10))"; }
 # the outer guest of a nested accelerator is packed here (accels.sh)
 export BOOT_SCRATCH="$outdir/.scratch"
 rm -rf "$BOOT_SCRATCH"
@@ -113,11 +147,33 @@ mkdir -p "$BOOT_SCRATCH"
 echo "[run] booting $accel guest, plan=$plan (timeout ${timeout}s)"
 start=$(date +%s)
 (
-	sleep "$silent"
-	if console_silent "$log" && [ -f "$pidfile" ]; then
-		: > "$outdir/.silent"
-		kill -TERM "$(cat "$pidfile")" 2> /dev/null
-	fi
+	# samples "NOW:CPU", oldest first: the newest one at least SILENT_S
+	# old, and the later ones
+	now=$(tree_cs "")
+	t0=${now% *} hist="$t0:0"
+	while sleep "$poll" && console_silent "$log"; do
+		pid=$(cat "$pidfile" 2> /dev/null || true)
+		cpu=$(tree_cs "$pid")
+		now=${cpu% *} cpu=${cpu#* } base='' later=''
+		for h in $hist; do
+			if [ $((now - ${h%:*})) -ge $((silent * 100)) ]; then base=$h; else later="$later $h"; fi
+		done
+		hist="$base$later $now:$cpu"
+		why=''
+		if [ "$cpu" -ge $((silent * 100)) ]; then
+			why="printed nothing in ${silent} s of its CPU time (SILENT_S; $(((now - t0) / 100)) s wall)"
+		elif [ -n "$base" ]; then
+			used=$((cpu - ${base#*:})) span=$((now - ${base%:*}))
+			[ "$used" -ge 0 ] || used=0
+			[ $((used * 10)) -ge "$span" ] ||
+				why="printed nothing, blocked: $(secs "$used") s of CPU time in $((span / 100)) s wall (SILENT_S; $(((now - t0) / 100)) s since the start)"
+		fi
+		if [ -n "$why" ] && [ -n "$pid" ] && kill -0 "$pid"; then
+			echo "$why" > "$outdir/.silent"
+			kill -TERM "$pid" || rm -f "$outdir/.silent"
+			exit 0
+		fi
+	done
 ) > /dev/null 2>&1 &
 watch=$!
 {
@@ -160,8 +216,9 @@ if [ -n "$panic" ]; then
 	die "$accel guest plan=$plan panicked after ${elapsed}s: $panic; console in $log"
 fi
 if [ -f "$outdir/.silent" ]; then
+	why=$(cat "$outdir/.silent")
 	rm -f "$outdir/.silent"
-	die "$accel guest plan=$plan hung: printed nothing within ${silent}s (SILENT_S), killed then; console in $log"
+	die "$accel guest plan=$plan hung: $why, killed then; console in $log"
 fi
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	die "$accel guest plan=$plan hung: killed after ${timeout}s (TIMEOUT); console in $log"

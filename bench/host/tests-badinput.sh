@@ -42,8 +42,9 @@ if [ "$mode" = guest ]; then
 	expect "guest($accel): the hang's one line is in OUTDIR/failure.txt" \
 		grep -q "plan=probe hung" "$tmp/g/failure.txt"
 	# The same guest, silent: declared hung after SILENT_S, not TIMEOUT.
+	# (its CPU time, after the boot, a small part of the wall time: blocked)
 	refused "guest($accel): a guest that prints nothing is declared hung after SILENT_S" \
-		"^\[run\] $accel guest plan=probe hung: printed nothing within 8s \(SILENT_S\)" \
+		"^\[run\] $accel guest plan=probe hung: printed nothing, blocked: [0-9.]+ s of CPU time in [0-9]+ s wall \(SILENT_S; [0-9]+ s since the start\)" \
 		env SILENT_S=8 TIMEOUT=300 "$here/run-guest.sh" "$accel" probe "$tmp/g" "$kernel" "$initrd" \
 		rdinit=/bin/busybox -- sleep 600
 	# An /init that exits: the kernel panics (Attempted to kill init!).
@@ -153,11 +154,34 @@ echo "CONFIG_FAKE=y" > "$fb/obj-um/.config"
 printf 'kernelversion:\n\t@echo 6.1.0-fake\n' > "$fb/linux/Makefile"
 echo "applied_hash=fake" > "$fb/linux/.git/bench-series"
 # FAKE_GUEST: ok (hands back FAKE_FILES), hang, panic (the bench plan; a
-# probe boots fine)
+# probe boots fine); and silent from the start: spin (a busy loop), block
+# (sleeps), slow (burns FAKE_BURN_CS hundredths of a second of CPU time in
+# its own shell, then says for how long it was silent and does what ok
+# does)
 cat > "$fb/obj-um/linux" <<'EOF'
 #!/bin/sh
 disk=
 for a in "$@"; do case "$a" in ubd0=*) disk=${a#ubd0=} ;; esac; done
+# burn CS: busy until this shell used CS hundredths of a second of CPU
+burn() {
+	want=$1 hz=$(getconf CLK_TCK)
+	while :; do
+		i=0
+		while [ $i -lt 2000 ]; do i=$((i + 1)); done
+		read -r st < /proc/$$/stat
+		set -- ${st##*) }
+		[ $(((${12} + ${13}) * 100 / hz)) -lt "$want" ] || return 0
+	done
+}
+case "$FAKE_GUEST" in
+spin) while :; do :; done ;;
+block) exec sleep 600 ;;
+slow)
+	read -r t0 _ < /proc/uptime
+	burn "$FAKE_BURN_CS"
+	read -r t1 _ < /proc/uptime
+	echo "fake: silent for $((${t1%.*}${t1#*.} - ${t0%.*}${t0#*.})) cs" ;;
+esac
 echo "Linux version 6.1.0-fake (tests-badinput.sh)"
 # the probe an explicit ACCEL=uml gets first (run-bench.sh) boots fine
 case " $* " in
@@ -228,6 +252,51 @@ refused "fake guest: a truncated cells.txt fails the tables stage with file and 
 	fake ok
 check_incomplete "fake guest truncated cells.txt" "^the tables stage failed: mkcsv: .*cells.txt:2: truncated"
 cp "$fixtures/paired/uml/cells.txt" "$tmp/files/cells.txt"
+
+# The silence rule (run-guest.sh, SILENT_S): a guest that prints nothing is
+# hung when it spins through SILENT_S seconds of CPU time, or blocks (uses
+# less than a tenth of SILENT_S seconds of wall time); one that is merely
+# slow, its CPU shared, is not.
+silence() { # FAKE_GUEST OUTDIR [VAR=VALUE...]: run-guest.sh on the fake kernel (SILENT_S=4)
+	m=$1 o=$2
+	shift 2
+	rm -rf "$o"
+	env FAKE_GUEST="$m" FAKE_FILES="$tmp/files" PIN_CPU=none SILENT_S=4 TIMEOUT=30 "$@" \
+		"$here/run-guest.sh" uml bench "$o" "$fb/obj-um/linux" "$fb/initramfs-um.cpio.gz"
+}
+refused "fake guest: silent and spinning: hung after SILENT_S seconds of its CPU time" \
+	"^\[run\] uml guest plan=bench hung: printed nothing in 2 s of its CPU time \(SILENT_S; [0-9]+ s wall\), killed then; console in " \
+	silence spin "$tmp/silent" SILENT_S=2
+refused "fake guest: silent and blocked: hung after SILENT_S seconds of wall time" \
+	"^\[run\] uml guest plan=bench hung: printed nothing, blocked: 0\.[0-9] s of CPU time in [2-4] s wall \(SILENT_S; [0-9]+ s since the start\), killed then; console in " \
+	silence block "$tmp/silent" SILENT_S=2
+# throttle PIDFILE: stop the process in PIDFILE (the slow fake guest, which
+# burns its CPU in its own shell) for 1 s, let it run for 2 s, and again
+# (a CPU quota of 67%), until it is gone
+throttle() {
+	n=0
+	while [ ! -s "$1" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+	p=$(cat "$1" 2> /dev/null) || return 0
+	while [ -f "$1" ] && kill -STOP "$p" 2> /dev/null; do
+		sleep 1
+		kill -CONT "$p" 2> /dev/null || break
+		sleep 2
+	done
+	kill -CONT "$p" 2> /dev/null || true
+}
+# silent for 3 s of CPU time (0.75 SILENT_S) at 67%: 5 s of wall time or
+# more, which the rule of wall time (before) declared hung after 4 s
+rm -rf "$tmp/slow"
+throttle "$tmp/slow/.guest.pid" &
+thr=$!
+succeeds "fake guest: silent, slowed (stopped 1 s in 3): not hung before SILENT_S seconds of its CPU time" \
+	"$tmp/slowout" silence slow "$tmp/slow" FAKE_BURN_CS=300
+wait "$thr" || true
+cs=$(sed -n 's/^fake: silent for \([0-9]*\) cs$/\1/p' "$tmp/slow/console.log" 2> /dev/null)
+expect "fake guest: the slowed guest was silent longer than SILENT_S seconds of wall time (${cs:-?} cs)" \
+	test "${cs:-0}" -gt 400
+refused "run-guest.sh refuses a SILENT_S that is no number of seconds" \
+	"^\[run\] SILENT_S=1m: must be a number of seconds > 0" silence ok "$tmp/silent" SILENT_S=1m
 refused "RESULTS_DIR unwritable (under /dev/null): refused before the boot" \
 	"^\[bench\] cannot create the run directory /dev/null/results/" \
 	env FAKE_GUEST=ok FAKE_FILES="$tmp/files" RESULTS_DIR=/dev/null/results ACCEL=uml LAYOUTS=1 PLOTS=0 \
