@@ -62,6 +62,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/socket.h>
 
 #include "../../lib/die.h"
 #include "../../lib/registry.h"
@@ -1773,6 +1774,34 @@ static int mode_model(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * BPFDIFF_DISTURB=N: before the run, hold N kernel allocations of another
+ * pattern than the module's: N datagrams of 1..1999 bytes queued on
+ * AF_UNIX socket pairs (an skb each, heads from kmalloc and the small
+ * head cache), every third pair closed again.  The same programs on the
+ * same frames must give the same values: a value that changes with the
+ * heap is a read outside what the engine may read (plan-diff.sh).
+ */
+static void disturb_heap(void)
+{
+	const char *s = getenv("BPFDIFF_DISTURB");
+	unsigned long n = s ? strtoul(s, NULL, 10) : 0, i;
+	static char buf[2000];
+	int sv[2];
+
+	for (i = 0; i < n; i++) {
+		if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv))
+			die("BPFDIFF_DISTURB: socketpair: %s", strerror(errno));
+		memset(buf, (int)(i & 0xff), sizeof(buf));
+		if (send(sv[0], buf, 1 + i * 37 % (sizeof(buf) - 1), MSG_DONTWAIT) < 0)
+			die("BPFDIFF_DISTURB: send: %s", strerror(errno));
+		if (i % 3 == 2) {
+			close(sv[0]);
+			close(sv[1]);
+		}
+	}
+}
+
 static int mode_run(int argc, char **argv)
 {
 	unsigned long long seed = 0, count = 0;
@@ -1787,6 +1816,7 @@ static int mode_run(int argc, char **argv)
 	}
 	headlens[nheadlens++] = 0;
 	pk = read_packets(argv[3], &npk);
+	disturb_heap();
 	outf = fopen(argv[4], "w");
 	if (!outf)
 		die("%s: %s", argv[4], strerror(errno));

@@ -8,7 +8,9 @@
 #  3. knobfuzz: BENCH_FUZZ_WRITES writes over every knob, from several
 #     processes, with BENCH_FUZZ_RELOADS module unload/reload cycles;
 #  4. the regression cases of filters/diff/cases.txt (bpfdiff cases: the
-#     nla-nest-* walks past the skb head among them) on every engine;
+#     nla-nest-* walks past the skb head among them) and
+#     BENCH_DIFF_RANDOM generated programs (bpfdiff run random:SEED:N) on
+#     every engine;
 #  5. bpfdiff fuzz: BENCH_FUZZ_PAIRS (program, packet, headlen) pairs of
 #     generated programs on every engine, linear and non-linear skbs;
 #  6. the module unloaded, a kmemleak scan, and the whole kernel log (read
@@ -93,7 +95,7 @@ xm=$(echo "$r" | sed -n 's/^knobfuzz: writes=.* mismatches=\([0-9]*\) .*/\1/p')
 expect "guest: debug: knobfuzz -X (a wrong model) finds mismatches (${xm:-none})" \
 	test "$xf" = 1 -a "${xm:-0}" -gt 0
 
-step "4/6 the regression cases (filters/diff/cases.txt, the nla-nest-* heap walks among them)"
+step "4/6 the regression cases (filters/diff/cases.txt, the nla-nest-* heap walks among them) and the random programs"
 if [ ! -d "$KNOBS" ]; then load_bench_module || true; fi
 /bench/knob "$KNOBS/headlen" 0 > /dev/null || true
 if r=$(/bench/bpfdiff cases "$FILTERS/diff/cases.txt" 2>&1); then cf=0; else cf=1; fi
@@ -102,6 +104,15 @@ echo "$r" | grep -E "^(UNEXPLAINED|  )" | head -n 40 >&2 || true
 nc=$(grep -c '^nla-' "$out/bpfdiff-cases.txt" || true)
 echo "cases: cases=$(grep -cv '^#' "$FILTERS/diff/cases.txt") nla=$nc unexplained=$(grep -c ' UNEXPLAINED$' "$out/bpfdiff-cases.txt" || true)" >> "$counts"
 ok "$cf" "guest: debug: the regression cases: 0 unexplained ($nc nla-nest-* cases among them)"
+# the differential test's random programs (random:1:400 held the 6.12 heap
+# walks r1-35 and r1-131), linear and at the check's headlens
+nrandom=${BENCH_DIFF_RANDOM:-40}
+# shellcheck disable=SC2046 # the headlens are words
+if r=$(/bench/bpfdiff run "random:$seed:$nrandom" "$FILTERS/diff/packets.txt" "$out/diff-random.txt" \
+	$(echo "${BENCH_DIFF_HEADLENS:-14,34,54}" | tr , " ") 2>&1); then rf=0; else rf=1; fi
+echo "$r" > "$out/bpfdiff-random.txt"
+echo "$r" | grep -E "^(UNEXPLAINED|  )" | head -n 40 >&2 || true
+ok "$rf" "guest: debug: $nrandom random programs (seed $seed) on every engine: $(echo "$r" | tail -n 1)"
 
 step "5/6 bpfdiff fuzz: $pairs pairs (seed $seed)"
 if [ ! -d "$KNOBS" ]; then load_bench_module || true; fi
