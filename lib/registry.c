@@ -38,7 +38,7 @@ static struct reg_file {
 	[F_CORES] = { "CORES_CONF", "cores.conf", { "core", "predictor" } },
 	[F_ARGS] = { "ARGS_CONF", "args.conf", { "arg" } },
 	[F_MEASURED] = { "MEASURED_CONF", "measured.conf", { "measured" } },
-	[F_TIMES] = { "TIMES_CONF", "times.conf", { "accel", "flavour" } },
+	[F_TIMES] = { "TIMES_CONF", "times.conf", { "accel", "flavour", "host", "job" } },
 };
 
 static void die(const char *path, int lineno, const char *what)
@@ -237,6 +237,16 @@ struct reg *reg_time_accels(void)
 struct reg *reg_time_flavours(void)
 {
 	return reg_of(F_TIMES, 1);
+}
+
+struct reg *reg_time_hosts(void)
+{
+	return reg_of(F_TIMES, 2);
+}
+
+struct reg *reg_time_jobs(void)
+{
+	return reg_of(F_TIMES, 3);
 }
 
 struct reg_rec *reg_kernel_of(const char *version)

@@ -53,6 +53,8 @@ struct reg *reg_measured(void);
 /* bench/times.conf: measured times (guest_s, boot_s, check_s, run_sd; build_s, relink_s) */
 struct reg *reg_time_accels(void);
 struct reg *reg_time_flavours(void);
+struct reg *reg_time_hosts(void);
+struct reg *reg_time_jobs(void);
 struct reg *reg_args(void);
 /* bench/kernels.conf: the kernel source trees */
 struct reg *reg_kernels(void);

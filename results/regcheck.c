@@ -849,6 +849,18 @@ static const struct key time_flavour_keys[] = {
 	END
 };
 
+/* the host the times were measured on: host_speed_probe scales them */
+static const struct key time_host_keys[] = {
+	K("cpuid", 1, ANY), K("control_ns", 1, NUM), K("date", 0, ANY),
+	END
+};
+
+/* a kind of make check pool job: its seconds (bench/host/run-check.sh job_s) */
+static const struct key time_job_keys[] = {
+	K("check_s", 1, UINT),
+	END
+};
+
 static const struct key kernel_keys[] = {
 	K("package", 1, ANY), K("series", 1, DIR), K("title", 1, ANY),
 	ONE("default", 0, "1"), K("reference", 0, DIR),
@@ -947,6 +959,8 @@ static const struct rtype types[] = {
 	{ "measured", reg_measured, measured_keys, NULL },
 	{ "accel", reg_time_accels, time_accel_keys, check_time_accel },
 	{ "flavour", reg_time_flavours, time_flavour_keys, check_time_flavour },
+	{ "host", reg_time_hosts, time_host_keys, NULL },
+	{ "job", reg_time_jobs, time_job_keys, NULL },
 	{ "arg", reg_args, arg_keys, check_arg },
 	{ "engine", reg_engines, engine_keys, check_engine },
 	{ "ratio", reg_ratios, ratio_keys, check_ratio },

@@ -62,20 +62,50 @@ ACCELS=$(conf_names "$ACCELS_CONF" accel | tr '\n' ' ' | sed 's/ $//')
 # shellcheck disable=SC2034
 FLAVOURS=$(conf_names "$FLAVOURS_CONF" flavour | tr '\n' ' ' | sed 's/ $//')
 
-# A record's key; the measured times and run_sd come from bench/times.conf.
+# A record's key; the measured times and run_sd come from bench/times.conf,
+# the times scaled to this host (host_scaled).
 accel_attr() {
 	case $2 in
-	guest_s | boot_s | check_s | run_sd) conf_get "$TIMES_CONF" accel "$1" "$2" ;;
+	guest_s | boot_s | check_s) at_v=$(conf_get "$TIMES_CONF" accel "$1" "$2") && echo "$at_v" | host_scaled ;;
+	run_sd) conf_get "$TIMES_CONF" accel "$1" "$2" ;;
 	*) conf_get "$ACCELS_CONF" accel "$1" "$2" ;;
 	esac
 }
 flavour_attr() {
 	case $2 in
-	build_s | relink_s) conf_get "$TIMES_CONF" flavour "$1" "$2" ;;
+	build_s | relink_s) ft_v=$(conf_get "$TIMES_CONF" flavour "$1" "$2") && echo "$ft_v" | host_scaled ;;
 	*) conf_get "$FLAVOURS_CONF" flavour "$1" "$2" ;;
 	esac
 }
 kernel_attr() { conf_get "$KERNELS_CONF" kernel "$1" "$2"; }
+
+# job_attr KIND: the seconds a make check pool job of KIND (its name up to
+# the first colon: compare, nested, ...) took, times.conf's job record,
+# scaled to this host.
+job_attr() { jt_v=$(conf_get "$TIMES_CONF" job "$1" check_s 2> /dev/null) && echo "$jt_v" | host_scaled; }
+
+# This host's speed against the one bench/times.conf's figures were
+# measured on (its "host" record): HOST_SCALE_PCT, the control loop's
+# median here (bench/host/control.c) over that host's, in percent; 100
+# (the figures as measured) until host_speed_probe ran.  A slower host
+# gets longer estimates up front (estimate.sh, run-check.sh).
+host_scaled() {
+	awk -v p="${HOST_SCALE_PCT:-100}" '{ print int($1 * p / 100 + 0.5) }'
+}
+# host_speed_probe CONTROL: set and export HOST_SCALE_PCT from the control
+# loop CONTROL (the best of three medians: a busy host reads slow) and
+# HOST_SPEED, the line that says so; nothing when CONTROL or the record
+# is missing.
+host_speed_probe() {
+	hp_ref=$(conf_get "$TIMES_CONF" host reference control_ns 2> /dev/null) || return 0
+	[ -x "$1" ] || return 0
+	hp_m=$(for hp_i in 1 2 3; do "$1" probe-$hp_i; done |
+		sed -n 's/.* median=\([0-9.]*\) .*/\1/p' | sort -n | head -n 1)
+	[ -n "$hp_m" ] || return 0
+	HOST_SCALE_PCT=$(awk -v m="$hp_m" -v r="$hp_ref" 'BEGIN { print int(100 * m / r + 0.5) }')
+	HOST_SPEED="control loop ${hp_m} ns here, ${hp_ref} ns on $(conf_get "$TIMES_CONF" host reference cpuid) where bench/times.conf was measured: times x$(awk -v p="$HOST_SCALE_PCT" 'BEGIN { printf "%.2f", p / 100 }')"
+	export HOST_SCALE_PCT HOST_SPEED
+}
 
 # The kernel trees (bench/kernels.conf): KERNEL_DEFAULT, the one with
 # "default 1"; CHECKABLE_KERNELS, the others make check builds and boots

@@ -19,6 +19,8 @@ build=$1
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=bench/host/accels.sh
 . "$here/accels.sh"
+# the figures scaled to this host (its control loop, once the tools are built)
+host_speed_probe "$build/tools/control"
 
 accel=${ACCEL:-auto}
 if [ "$accel" = auto ]; then
@@ -100,4 +102,4 @@ for f in $flavours; do
 done
 echo "[bench] plan: kernels: ${kernels#, }"
 echo "[bench] plan: guests$( [ "$repeat" = 1 ] || echo " x$repeat runs (REPEAT)")$( [ "$compare" = 0 ] || echo ", two kernels each"): ${guests#, }"
-echo "[bench] plan: about $(((total + 59) / 60)) min in all$unknown (measured on 2 cores; bench/times.conf)"
+echo "[bench] plan: about $(((total + 59) / 60)) min in all$unknown (bench/times.conf, measured on 2 cores; ${HOST_SPEED:-not scaled to this host: no control loop built yet})"

@@ -74,7 +74,7 @@ rm -rf "$jobs_dir"
 mkdir -p "$jobs_dir"
 njobs=${CHECK_JOBS:-$(nproc)}
 case "$njobs" in '' | *[!0-9]* | 0) echo "[check] CHECK_JOBS=$njobs: not a positive number" >&2; exit 2 ;; esac
-declare -A job_name=() job_start=() job_slot=()
+declare -A job_name=() job_start=() job_slot=() job_took=()
 job_list="" job_total=0 job_done=0
 # Each running job holds a slot, and each slot one CPU of those this
 # process may run on (slot i: the i-th, modulo their count): a job whose
@@ -99,6 +99,7 @@ reap() {
 	job_done=$((job_done + 1))
 	echo "$rc" > "$jobs_dir/${job_name[$pid]}.rc"
 	end=$(cat "$jobs_dir/${job_name[$pid]}.end" 2> /dev/null || date +%s)
+	job_took[${job_name[$pid]}]=$((end - job_start[$pid]))
 	echo "[check] job ${job_name[$pid]} ended in $((end - job_start[$pid])) s, exit $rc ($job_done/$job_total done, at $((end - t0)) s)"
 	unset "slot_pid[${job_slot[$pid]}]" "job_name[$pid]" "job_start[$pid]" "job_slot[$pid]"
 }
@@ -137,6 +138,13 @@ collect_job() {
 
 stage "1/5 host tests: shell scripts, filters, result formatting (the filters here, the rest beside stage 2)"
 make -s tools > "$out" 2>&1 || { cat "$out"; fail "host: build tools"; summary; }
+# The estimates: bench/times.conf's figures scaled to this host by its
+# control loop, the pool's jobs as an earlier make check measured them on
+# a host of this CPUID (written after the pool into HOST_TIMES_DIR, default
+# ~/.cache/bpf-rework-bench: every clone reads it, as ccache).
+host_speed_probe "$build/tools/control"
+host_times=${HOST_TIMES_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bpf-rework-bench}/host-times-$(host_cpu_id | tr ' ' '-').conf
+echo "[check] host $(host_cpu_id): ${HOST_SPEED:-no control loop: the times as measured}"
 # the registries first: a broken record or reference stops make check here (FILE:LINE)
 if "$build/tools/regcheck" > "$out" 2>&1; then
 	pass "host: registries: every record has its keys, every reference resolves (results/regcheck)"
@@ -180,6 +188,8 @@ host_tests() {
 		"$top/results/tests-pmu.sh" "$build/tools" || true
 		"$top/results/tests-registry.sh" "$build/tools" || true
 		"$here/tests-badinput.sh" "$top" "$build/tools" || true
+		# the estimates scaled to this host (its control loop)
+		"$here/tests-estimate.sh" "$top" || true
 		# a made-up architecture added by records only (fixtures/arch)
 		"$here/tests-arch.sh" "$top" "$build/tools" || true
 		# the kernel trees (KERNEL=6.1|6.12) by their records
@@ -222,6 +232,15 @@ tree_flavours() { for a in $(kernel_attr "$1" check) $(tree_sanitize "$1"); do a
 # tree's, in a make of their own: their jobs fill the others' single-
 # threaded links, modpost and tree extraction.  Their modules and
 # initramfs, which share the tools, come after the default tree's build.
+# The build's estimate: every kernel's build_s, each alone on 2 cores with
+# an empty ccache (side by side they share the cores), scaled to this host.
+est=0
+for f in $build_flavours; do est=$((est + $(flavour_attr "$f" build_s 2> /dev/null || echo 0))); done
+for k in $(check_kernels); do
+	for f in $(tree_flavours "$k"); do est=$((est + $(flavour_attr "$f" build_s 2> /dev/null || echo 0))); done
+done
+est=$((est * 2 / $(nproc)))
+echo "[check] estimate: the kernels ~$(((est + 59) / 60)) min with an empty ccache (much less with hits; measured on 2 cores, this host has $(nproc))"
 declare -A tree_build=()
 for k in $(check_kernels); do
 	# shellcheck disable=SC2046 # a word list
@@ -476,34 +495,37 @@ done
 for a in $ACCELS; do
 	case "$(accel_attr "$a" boot)" in nested*) job_list="$job_list nested:$a" ;; esac
 done
-# job_s JOB: the seconds JOB took in a cold make check on 2 cores (the
-# boots: bench/times.conf check_s; unknown: 60).  The pool starts the
+# job_s JOB: the seconds JOB takes in make check's pool on this host: as an
+# earlier make check here measured it (host_times, written after the
+# pool), else bench/times.conf's figure (the boots of an accelerator: its
+# check_s; the other jobs by kind: its job records) scaled by this host's
+# control loop (HOST_SCALE_PCT); unknown: 60.  The pool starts the
 # longest first: it ends when its last job does.
 job_s() {
 	local s=
+	if s=$(conf_get "$host_times" job "$1" check_s 2> /dev/null); then
+		echo "$s"
+		return
+	fi
 	case "$1" in
 	debug) s=$(accel_attr debug check_s || true) ;;
 	sanitize:*) a=${1#sanitize:}; s=$(accel_attr "${a%@*}" check_s || true) ;;
-	check-*@*) s=110 ;;
-	bench-*@*) s=15 ;;
+	check-*@*) s=$(job_attr check-tree) ;;
+	bench-*@*) s=$(job_attr bench-tree) ;;
 	check-*) s=$(accel_attr "${1#check-}" check_s || true) ;;
-	buildcheck) s=45 ;;
-	perf32) s=50 ;;
-	badinput) s=32 ;;
-	counted:*) s=12 ;;
-	model:*) s=30 ;;
-	layouts:*) s=120 ;;
-	boots) s=75 ;;
-	debian-config) s=40 ;;
-	debian-boot) s=400 ;;
-	nested:*) s=200 ;;
-	compare) s=1000 ;;
+	*) s=$(job_attr "${1%%:*}") ;;
 	esac
 	echo "${s:-60}"
 }
 run_order=$(for j in $job_list; do echo "$(job_s "$j") $j"; done | sort -s -k1,1nr | cut -d" " -f2 | tr "\n" " ")
 job_done=0 job_total=0
 for j in $job_list; do job_total=$((job_total + 1)); done
+# The pool's estimate: its jobs, longest first, each on the slot that
+# frees first.
+est=$(for j in $run_order; do job_s "$j"; done | awk -v n="$njobs" '
+	{ m = 1; for (i = 2; i <= n; i++) if (load[i] < load[m]) m = i; load[m] += $1 }
+	END { for (i = 1; i <= n; i++) if (load[i] > e) e = load[i]; print e + 0 }')
+echo "[check] estimate: the pool ~$(((est + 59) / 60)) min ($([ -f "$host_times" ] && echo "its jobs as measured on this host, $host_times" || echo "bench/times.conf scaled to this host"))"
 stage "3/5 guests and other single-threaded tests, $njobs at a time, longest first: $run_order"
 # What CPU each running guest may use, every 5 s (pool-cpus.sh): checked
 # after the pool, two pinned to one CPU fail.
@@ -545,6 +567,19 @@ while [ "${#job_name[@]}" -gt 0 ]; do reap; done
 kill "$sampler" 2> /dev/null || true
 wait "$sampler" 2> /dev/null || true
 for j in $job_list; do collect_job "$j"; done
+# This host's pool times for the next make check's order and estimate:
+# every job that passed (a failed one may have ended early: its earlier
+# figure is kept).
+mkdir -p "$(dirname "$host_times")" && {
+	echo "# make check's pool jobs on a host of CPUID $(host_cpu_id), measured $(date -u +%Y-%m-%dT%H:%M:%SZ) by bench/host/run-check.sh"
+	for j in $job_list; do
+		s=${job_took[$j]:-}
+		if [ "$(cat "$jobs_dir/$j.rc" 2> /dev/null)" != 0 ] || grep -q '^FAIL: ' "$jobs_dir/$j.out" 2> /dev/null; then
+			s=$(conf_get "$host_times" job "$j" check_s 2> /dev/null) || continue
+		fi
+		printf 'job %s\n\tcheck_s\t%s\n' "$j" "$s"
+	done
+} > "$host_times.tmp" && mv "$host_times.tmp" "$host_times" || echo "[check] could not write $host_times" >&2
 t "check: no two of the pool's guests pinned to one of its CPUs (${pool_cpus[*]}) at once (pool-cpus.sh check)" \
 	"$here/pool-cpus.sh" check "$jobs_dir/cpus.txt"
 tail -n 1 "$out"
