@@ -10,7 +10,8 @@
 #     edge cases are accepted;
 #  3. the regression cases of filters/diff/cases.txt (bpfdiff cases), then
 #     every tcpdump program of filters/diff x every frame, linear and with
-#     headlen 14/34/54, and generated random programs, compared by
+#     headlen 14/34/54, every SKF_AD_* load on hostile frames
+#     (ancillary.dd), and generated random programs, compared by
 #     /bench/bpfdiff with a model of both engines (0 unexplained);
 #     the random programs again with the heap laid out otherwise first
 #     (BPFDIFF_DISTURB): every line of diff-random.txt the same;
@@ -309,6 +310,9 @@ headlens=$(echo "${BENCH_DIFF_HEADLENS:-14,34,54}" | tr , " ")
 say "diff: tcpdump corpus x packets, linear and headlen $headlens"
 # shellcheck disable=SC2086 # the headlens are words
 bpfdiff "tcpdump programs" run "$DIFF/programs.dd" "$DIFF/packets.txt" "$out/diff-tcpdump.txt" $headlens
+say "diff: the ancillary loads (ancillary.dd: every SKF_AD_* load; nests and attributes of every length) x their frames, linear and headlen $headlens"
+# shellcheck disable=SC2086 # the headlens are words
+bpfdiff "ancillary loads" run "$DIFF/ancillary.dd" "$DIFF/ancillary-packets.txt" "$out/diff-ancillary.txt" $headlens
 say "diff: $nrandom random programs (seed $seed) x packets"
 # shellcheck disable=SC2086
 bpfdiff "random programs" run "random:$seed:$nrandom" "$DIFF/packets.txt" "$out/diff-random.txt" $headlens

@@ -83,6 +83,7 @@ trap 'rm -f "$list"' EXIT
 	done
 	seccomp_files "$seccomp_arch"
 	for f in "$top"/filters/diff/programs.dd "$top"/filters/diff/packets.txt \
+		"$top"/filters/diff/ancillary.dd "$top"/filters/diff/ancillary-packets.txt \
 		"$top"/filters/diff/cases.txt; do
 		echo "file /bench/filters/diff/$(basename "$f") $f 0644 0 0"
 	done

@@ -5,7 +5,10 @@
 #                                       expression of expressions.txt
 #                                       compiled by tcpdump -dd for
 #                                       Ethernet, each after a "# expr"
-#                                       line) and OUTDIR/packets.txt
+#                                       line), OUTDIR/packets.txt, and the
+#                                       ancillary-load corpus ancillary.dd
+#                                       and ancillary-packets.txt
+#                                       (ancillary.sh)
 #   gen.sh compare OUTDIR               fail (with a diff) if the committed
 #                                       files differ from OUTDIR's
 #   gen.sh install OUTDIR               copy OUTDIR over the committed files
@@ -16,7 +19,7 @@
 set -eu
 
 SRC=$(cd "$(dirname "$0")" && pwd)
-FILES="programs.dd packets.txt"
+FILES="programs.dd packets.txt ancillary.dd ancillary-packets.txt"
 export LC_ALL=C
 
 die() {
@@ -54,6 +57,9 @@ generate() {
 	mv "$out/programs.dd.tmp" "$out/programs.dd"
 	"$mk" >"$out/packets.txt.tmp"
 	mv "$out/packets.txt.tmp" "$out/packets.txt"
+	# the ancillary-load corpus (ancillary.sh: no tcpdump program has one)
+	sh "$SRC/ancillary.sh" programs >"$out/ancillary.dd"
+	sh "$SRC/ancillary.sh" packets >"$out/ancillary-packets.txt"
 	rm -f "$empty" "$out/one.dd" "$out/one.err"
 }
 

@@ -182,4 +182,17 @@ BPFDIFF_KNOBS=$T/knobs "$B/bpfdiff" cases "$T/nla0.txt" > "$T/bd.out" 2>&1 && st
 grep -q "^UNEXPLAINED: nla-nest-len0 on frame64 headlen 0: " "$T/bd.out" || st=1
 ok "$st" "bpfdiff: old=oldjit=16 on nla-nest-len0 (the unchecked 6.12 walk) is unexplained"
 
+# The ancillary-load corpus (ancillary.sh): every program on every frame
+# modelled, the netlink searches reaching an attribute (nlattr finds the
+# one at 14, nlattr_nest the second one nested at 26), 3.14 refusing random and
+# vlan_tpid.
+"$B/bpfdiff" model "$SRC/ancillary.dd" "$SRC/ancillary-packets.txt" > "$T/anc.txt"
+np=$(grep -c '^# ' "$SRC/ancillary.dd") nf=$(wc -l < "$SRC/ancillary-packets.txt")
+st=0; [ "$(wc -l < "$T/anc.txt")" = $((np * nf)) ] || st=1
+prog_of() { printf 't%03d' "$(grep '^# ' "$SRC/ancillary.dd" | grep -nxF "# $1" | cut -d: -f1)"; }
+grep -q "^$(prog_of 'ldw [nlattr] A=14 X=1') nest8-at14 0 old=14 new=14$" "$T/anc.txt" || st=1
+grep -q "^$(prog_of 'ldw [nlattr_nest] A=14 X=1') nest-fills 0 old=26 new=26$" "$T/anc.txt" || st=1
+grep -q "^$(prog_of 'ldw [random]') plain-60 0 old=-22 new=0$" "$T/anc.txt" || st=1
+ok "$st" "bpfdiff models the ancillary corpus: $np programs x $nf frames, nlattr and nlattr_nest find attributes, 3.14 refuses random"
+
 test_summary
