@@ -321,6 +321,13 @@ fi
 /bench/plan-testbpf.sh "$out" || fail "guest: testbpf: plan-testbpf.sh ran to the end"
 check "guest: bpf_bench unloads" rmmod bpf_bench
 
+# The revived interpreter (sk_run_filter) and seccomp filters in the kernel:
+# the classic engine's sysctl must exist (6.12's sysctl registration once
+# refused it, and seccomp_engines left the engine out without a word).
+if grep -q ' sk_run_filter$' /proc/kallsyms && [ -d /proc/sys/kernel/seccomp ]; then
+	check "guest: seccomp: kernel.seccomp_classic_interp exists (the classic engine is measured)" \
+		test -w "$SECCOMP_KNOB"
+fi
 # Seccomp: each filter allows and kills exactly what libseccomp says, under
 # every engine (a forked child per case), and the timed call really runs
 # the filter every time (its verdict still flips with the argument after
