@@ -143,7 +143,7 @@ make -s tools > "$out" 2>&1 || { cat "$out"; fail "host: build tools"; summary; 
 # a host of this CPUID (written after the pool into HOST_TIMES_DIR, default
 # ~/.cache/bpf-rework-bench: every clone reads it, as ccache).
 host_speed_probe "$build/tools/control"
-host_times=${HOST_TIMES_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bpf-rework-bench}/host-times-$(host_cpu_id | tr ' ' '-').conf
+host_times=${HOST_TIMES_DIR:-${XDG_CACHE_HOME:-${HOME:-$build}/.cache}/bpf-rework-bench}/host-times-$(host_cpu_id | tr ' ' '-').conf
 echo "[check] host $(host_cpu_id): ${HOST_SPEED:-no control loop: the times as measured}"
 # the registries first: a broken record or reference stops make check here (FILE:LINE)
 if "$build/tools/regcheck" > "$out" 2>&1; then
