@@ -66,14 +66,14 @@ FLAVOURS=$(conf_names "$FLAVOURS_CONF" flavour | tr '\n' ' ' | sed 's/ $//')
 # the times scaled to this host (host_scaled).
 accel_attr() {
 	case $2 in
-	guest_s | boot_s | check_s) at_v=$(conf_get "$TIMES_CONF" accel "$1" "$2") && echo "$at_v" | host_scaled ;;
+	guest_s | boot_s | check_s) time_scaled accel "$1" "$2" ;;
 	run_sd) conf_get "$TIMES_CONF" accel "$1" "$2" ;;
 	*) conf_get "$ACCELS_CONF" accel "$1" "$2" ;;
 	esac
 }
 flavour_attr() {
 	case $2 in
-	build_s | relink_s) ft_v=$(conf_get "$TIMES_CONF" flavour "$1" "$2") && echo "$ft_v" | host_scaled ;;
+	build_s | relink_s) time_scaled flavour "$1" "$2" ;;
 	*) conf_get "$FLAVOURS_CONF" flavour "$1" "$2" ;;
 	esac
 }
@@ -82,7 +82,7 @@ kernel_attr() { conf_get "$KERNELS_CONF" kernel "$1" "$2"; }
 # job_attr KIND: the seconds a make check pool job of KIND (its name up to
 # the first colon: compare, nested, ...) took, times.conf's job record,
 # scaled to this host.
-job_attr() { jt_v=$(conf_get "$TIMES_CONF" job "$1" check_s 2> /dev/null) && echo "$jt_v" | host_scaled; }
+job_attr() { time_scaled job "$1" check_s 2> /dev/null; }
 
 # This host's speed against the one bench/times.conf's figures were
 # measured on (its "host" record): HOST_SCALE_PCT, the control loop's
@@ -92,6 +92,9 @@ job_attr() { jt_v=$(conf_get "$TIMES_CONF" job "$1" check_s 2> /dev/null) && ech
 host_scaled() {
 	awk -v p="${HOST_SCALE_PCT:-100}" '{ print int($1 * p / 100 + 0.5) }'
 }
+# time_scaled TYPE NAME KEY: a time of bench/times.conf, scaled; fails when
+# the record lacks it.
+time_scaled() { ts_v=$(conf_get "$TIMES_CONF" "$1" "$2" "$3") && echo "$ts_v" | host_scaled; }
 # host_speed_probe CONTROL: set and export HOST_SCALE_PCT from the control
 # loop CONTROL (the best of three medians: a busy host reads slow) and
 # HOST_SPEED, the line that says so; nothing when CONTROL or the record
