@@ -49,7 +49,7 @@ DEFAULT_FLAVOURS := $(foreach f,$(FLAVOURS),$(if $(filter 0 check,$(call flavour
 # "perf 1", the host's (bench/host/mkperfcpio.sh) or, for a flavour with a
 # debarch, Debian's linux-perf:<debarch> (bench/host/foreign-perf.sh).
 $(foreach f,$(FLAVOURS),$(eval EXTRA_$(f) := $(if $(filter 1,$(call flavour,$(f),perf)),$(if $(DEBARCH_$(f)),$(BUILD)/perf-$(f).cpio.gz,$(BUILD)/perf.cpio.gz))))
-GUESTTOOLS := knob seccomp-bench bpfdiff knobfuzz
+GUESTTOOLS := knob seccomp-bench bpfdiff knobfuzz capture
 $(foreach f,$(FLAVOURS),$(eval GTOOLS_$(f) := $(if $(GUESTCC_$(f)),$(BUILD)/tools-$(f),$(TOOLS))))
 $(foreach f,$(FLAVOURS),$(eval BUSYBOX_$(f) := $(if $(DEBARCH_$(f)),$(BUILD)/busybox-$(f)/busybox)))
 $(foreach f,$(FLAVOURS),$(eval GDEPS_$(f) := $(if $(GUESTCC_$(f)),$(addprefix $(GTOOLS_$(f))/,$(GUESTTOOLS))) $(BUSYBOX_$(f))))
@@ -62,6 +62,11 @@ COVER ?= $(TOP)/kernel-patches/0000-cover-letter.patch
 # ARCHES: the architectures make bench covers with ACCEL=auto (default
 # all: x86_64 i386 arm32), e.g. make bench ARCHES=x86_64.
 export ACCEL ARCHES BENCH_ARGS REPEAT BOOTS LAYOUTS LAYOUT_SEEDS LAYOUT_BUILDS QUIET PATCHES BASE CHECK_KERNELS
+# FILTERS='NAME=EXPR;...' (or a file), PCAP=FILE: the capture workload,
+# a user's filters on a user's capture (docs/capture.md); CAPTURE_MAX,
+# CAPTURE_SHUFFLE its sampling and order.
+export FILTERS PCAP CAPTURE_MAX CAPTURE_SHUFFLE
+PCAPDIFF := $(BUILD)/diff/pcapdiff
 # ccache: paths under the clone are hashed relative to it, so a second
 # clone (CI's) hits the cache the first one filled.
 export CCACHE_BASEDIR := $(TOP)
@@ -137,7 +142,7 @@ $(TOOLS)/csv2dat: plots/csv2dat.c $(HOSTLIB) $(HOSTHDR)
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) $(REGFLAGS) -o $@ $< $(HOSTLIB) -lm
 
-$(TOOLS)/seccomp-bench: bench/guest/seccomp-bench.c
+$(TOOLS)/seccomp-bench $(TOOLS)/capture: $(TOOLS)/%: bench/guest/%.c
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -static -o $@ $<
 
@@ -158,10 +163,10 @@ $(TOOLS)/mkratios $(TOOLS)/mkcompare: $(TOOLS)/%: results/%.c results/paired.c r
 	$(CC) $(HOSTCFLAGS) $(REGFLAGS) -o $@ $< results/paired.c $(HOSTLIB) -lm
 
 tools: deps-bench $(TOOLS)/knob $(TOOLS)/mkcsv $(TOOLS)/mktable $(TOOLS)/cmpruns \
-	$(TOOLS)/crosscheck $(TOOLS)/mkcover $(TOOLS)/csv2dat $(TOOLS)/seccomp-bench \
+	$(TOOLS)/crosscheck $(TOOLS)/mkcover $(TOOLS)/csv2dat $(TOOLS)/seccomp-bench $(TOOLS)/capture \
 	$(TOOLS)/bpfdiff $(TOOLS)/control $(TOOLS)/layoutpads $(TOOLS)/mkratios $(TOOLS)/knobfuzz $(TOOLS)/simboots $(TOOLS)/simcompare $(TOOLS)/layoutcov \
 	$(TOOLS)/mkclaims $(TOOLS)/csvget $(TOOLS)/mkcompare $(TOOLS)/mktrend $(TOOLS)/regcheck \
-	$(TOOLS)/mkmeasured
+	$(TOOLS)/mkmeasured $(TOOLS)/mkcapture
 
 # The branch and cache model (docs/model.md): the QEMU plugin, checked
 # against the installed QEMUs' exports, and its validation programs
@@ -215,6 +220,10 @@ $(BUILD)/tools-%/seccomp-bench: bench/guest/seccomp-bench.c | deps-cross
 	@mkdir -p $(@D)
 	$(GUESTCC_$*) $(HOSTCFLAGS) -static -o $@ $<
 
+$(BUILD)/tools-%/capture: bench/guest/capture.c | deps-cross
+	@mkdir -p $(@D)
+	$(GUESTCC_$*) $(HOSTCFLAGS) -static -o $@ $<
+
 $(BUILD)/tools-%/bpfdiff: bench/guest/bpfdiff.c lib/registry.c lib/registry.h lib/die.c lib/die.h | deps-cross
 	@mkdir -p $(@D)
 	$(GUESTCC_$*) $(HOSTCFLAGS) -DREG_DIR='"/bench"' -static -o $@ $< lib/registry.c lib/die.c
@@ -245,8 +254,13 @@ bench: bench-input
 	@$(MAKE) --no-print-directory -j$$(nproc) $$($(TOP)/bench/host/bench-flavours.sh -t)
 	@KOUT=$(KOUT) KTREE=$(KTREE) KPACKAGE=$(KPACKAGE) $(TOP)/bench/host/run-bench.sh $(TOP) $(BUILD)
 
-bench-input:
+# With FILTERS or PCAP the check compiles the expressions (tcpdump) and
+# checks @FILE programs (pcapdiff): those first.
+bench-input: $(if $(FILTERS)$(PCAP),deps-bench $(PCAPDIFF))
 	@$(TOP)/bench/host/run-bench.sh $(TOP) $(BUILD) --check
+
+$(PCAPDIFF): filters/diff/pcapdiff.c
+	@$(MAKE) -s -C filters/diff $@
 
 compare-input:
 	@$(TOP)/bench/host/run-compare.sh $(TOP) $(BUILD) --check

@@ -29,6 +29,11 @@ if [ -f "$run/INCOMPLETE" ]; then
 	exit 1
 fi
 
+# A capture-workload run (make bench FILTERS=... PCAP=...): its own tables.
+if [ -f "$run/workload/workload.txt" ]; then
+	exec "$here/mkcapture.sh" "$run" "$tools"
+fi
+
 # The tables are made anew; if a step fails, none of them is left (a
 # half-written table is no result).  Plots and cover letter come after.
 rm_outs() {

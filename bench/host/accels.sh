@@ -442,7 +442,9 @@ accel_boot() {
 		[ -n "${UML_TMPDIR:-}" ] && export TMPDIR="$UML_TMPDIR"
 		echo "[run] uml guest memory under ${TMPDIR:-/tmp}" >&2
 		# shellcheck disable=SC2086
+		# GUEST_INPUT_DISK: a read-only second disk (run-guest.sh)
 		exec "$kernel" mem="${mem}M" initrd="$initrd" ubd0="$disk" \
+			${GUEST_INPUT_DISK:+ubd1r="$GUEST_INPUT_DISK"} \
 			con=null con0=null,fd:1 $cmdline < /dev/null ;;
 	*) return 1 ;;
 	esac

@@ -35,7 +35,7 @@ list=0
 kpackage=${KPACKAGE:-$(kernel_attr "$KERNEL_DEFAULT" package)}
 common="$kpackage linux-config-${kpackage#linux-source-} build-essential flex bison bc libelf-dev libssl-dev
 	cpio gzip xz-utils ccache qemu-system-x86 busybox-static tcpdump perl
-	linux-perf libseccomp-dev gnuplot-nox xxd llvm-19"
+	linux-perf libseccomp-dev libpcap-dev gnuplot-nox xxd llvm-19"
 # From the flavour records: each one's packages and foreign architecture.
 cross="" archs="" seccomp=""
 for f in $FLAVOURS; do
@@ -52,7 +52,7 @@ norec=""
 case "${1:-bench}" in
 bench) want="$common" archs="" ;;
 check)
-	want="$common shellcheck libpcap-dev $cross $ktrees"
+	want="$common shellcheck $cross $ktrees"
 	[ -z "$archs" ] || norec="qemu-user$seccomp" ;;
 # cross enables the architectures, once: make -j fetches the busybox and
 # perf of every flavour at once, and two apt-get updates at once fail on

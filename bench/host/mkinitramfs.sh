@@ -1,6 +1,6 @@
 #!/bin/sh
 # Pack the guest: busybox, /init and the plans, the static guest tools (knob,
-# seccomp-bench, bpfdiff, knobfuzz), the bench module (and lib/test_bpf.ko when built), the
+# seccomp-bench, bpfdiff, knobfuzz, capture), the bench module (and lib/test_bpf.ko when built), the
 # filters, the packets and the seccomp filters.
 # Uses the kernel's own usr/gen_init_cpio so that /dev/console exists
 # without root.
@@ -62,6 +62,7 @@ trap 'rm -f "$list"' EXIT
 	echo "file /bench/knob $tools/knob 0755 0 0"
 	echo "file /bench/seccomp-bench $tools/seccomp-bench 0755 0 0"
 	echo "file /bench/bpfdiff $tools/bpfdiff 0755 0 0"
+	echo "file /bench/capture $tools/capture 0755 0 0"
 	[ ! -f "$tools/knobfuzz" ] || echo "file /bench/knobfuzz $tools/knobfuzz 0755 0 0"
 	echo "file /bench/lib.sh $top/bench/guest/lib.sh 0644 0 0"
 	echo "file /bench/seccomp.sh $top/bench/guest/seccomp.sh 0644 0 0"

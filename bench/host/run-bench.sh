@@ -120,6 +120,32 @@ set -f
 # shellcheck disable=SC2086 # BENCH_ARGS is a list of words
 why=$(bench_args_check ${BENCH_ARGS:-}) || die "BENCH_ARGS: $why"
 set +f
+# FILTERS, PCAP: the capture workload (docs/capture.md): a user's filters
+# on a user's capture instead of the 2014 programs, one boot of every
+# accelerator; the expressions compiled by tcpdump for the capture's link
+# type here, before anything is built.  CAPTURE_MAX: the frames a QEMU
+# guest takes (every Nth frame; UML streams every frame from the host);
+# CAPTURE_SHUFFLE=SEED: the frames in a shuffled order.
+capture=
+if [ -n "${FILTERS:-}${PCAP:-}" ]; then
+	capture=1
+	cap_filters=${FILTERS:-$top/filters/user/default.filters}
+	cap_pcap=${PCAP:-$top/filters/user/default.pcap}
+	pcapdiff=$build/diff/pcapdiff
+	[ -z "$kernels" ] || die "FILTERS, PCAP: make compare does not take a capture workload yet"
+	[ "$repeat" = 1 ] || die "REPEAT=$repeat: not with FILTERS or PCAP (more rounds: BENCH_ARGS=bench.capture_rounds=N)"
+	case "${CAPTURE_MAX:-20000}" in '' | *[!0-9]* | 0*) die "CAPTURE_MAX=${CAPTURE_MAX:-}: must be a number of frames from 1" ;; esac
+	case "${CAPTURE_SHUFFLE:-}" in *[!0-9]*) die "CAPTURE_SHUFFLE=$CAPTURE_SHUFFLE: must be a seed (a number)" ;; esac
+	[ "$(printf %s "${CAPTURE_SHUFFLE:-}" | wc -c)" -le 18 ] || die "CAPTURE_SHUFFLE: more than 18 digits"
+	if [ "$accel" != auto ]; then
+		for a in $accel; do
+			[ "$(accel_kind "$a")" != modeled ] ||
+				die "ACCEL=$a: the capture workload (FILTERS, PCAP) has no modelled cells yet: timed and counted accelerators only"
+		done
+	fi
+	[ -x "$pcapdiff" ] || die "FILTERS, PCAP: no $pcapdiff (make bench builds it before this check)"
+	"$top/filters/user/workload.sh" check "$cap_filters" "$cap_pcap" "$pcapdiff" || exit 2
+fi
 [ "${3:-}" != --check ] || exit 0
 
 # probe ACCEL: does a trivial guest boot and hand back its files in time
@@ -136,8 +162,27 @@ probe() {
 
 if [ "$accel" = auto ]; then
 	accel=$(accel_auto probe)
+	# the capture workload: no modelled cells
+	[ -z "$capture" ] || accel=$(for a in $accel; do [ "$(accel_kind "$a")" = modeled ] || printf '%s ' "$a"; done | sed 's/ $//')
 	echo "[bench] accelerators: $accel"
 fi
+# run_builds ACCEL, run_layouts ACCEL: the kernel builds ACCEL boots and its
+# code-layout variants, in this run (of several kernels, accel_layouts' 1;
+# the capture workload boots the kernel as built, no variant).
+run_builds() {
+	if [ -n "$capture" ]; then
+		accel_flavour "$1"
+	else
+		accel_builds "$1" "$( [ -z "$kernels" ] || echo 1)"
+	fi
+}
+run_layouts() {
+	if [ -n "$capture" ]; then
+		echo 1
+	else
+		accel_layouts "$1" "$( [ -z "$kernels" ] || echo 1)"
+	fi
+}
 # Every accelerator's kernel flavour must be built (make builds the default
 # flavours only; the opt-in ones are make initramfs-FLAVOUR).
 # The kernels: NAME=OUT each, NAME empty for the one kernel of make bench.
@@ -145,7 +190,7 @@ sides=${kernels:-=$kout}
 # side_dir DIR NAME: the run directory of kernel NAME in run directory DIR.
 side_dir() { echo "$1${2:+/$2}"; }
 for a in $accel; do
-	for f in $(accel_builds "$a" "$( [ -z "$kernels" ] || echo 1)"); do
+	for f in $(run_builds "$a"); do
 		[ "$f" = "$(accel_flavour "$a")" ] ||
 			{ [ "$(flavour_attr "$f" arch 2> /dev/null || true)" = "$(flavour_attr "$(accel_flavour "$a")" arch)" ] &&
 				[ "$(flavour_attr "$f" relink || true)" = 1 ]; } ||
@@ -210,6 +255,10 @@ incomplete() {
 trap incomplete EXIT
 trap 'why="interrupted during $step"; exit 130' INT TERM HUP
 
+# The first boot's plan: the bench plan, or the capture workload's.
+first_plan=bench
+[ -z "$capture" ] || first_plan=capture
+
 # plan_boots ACCEL: its boots (accel_boots); of several kernels, a counted
 # accelerator's figures do not vary: one boot of each.
 plan_boots() {
@@ -222,7 +271,7 @@ plan_boots() {
 for s in $sides; do
 	sdir=$(side_dir "$dir" "${s%%=*}")
 	mkdir -p "$sdir"
-	for f in $(for a in $accel; do accel_builds "$a" "$( [ -z "$kernels" ] || echo 1)"; done | sort -u); do
+	for f in $(for a in $accel; do run_builds "$a"; done | sort -u); do
 		cp "${s#*=}/obj-$f/.config" "$sdir/kernel-$f.config"
 		# a kernel configured from Debian's file: what differs from it
 		[ ! -f "${s#*=}/obj-$f/debian-config.diff" ] ||
@@ -246,6 +295,38 @@ for s in $sides; do
 		[ -z "${s%%=*}" ] || cat "${s#*=}/tree.txt"
 	} > "$sdir/run.txt"
 done
+
+# The capture workload: the filters compiled for the capture (workload/:
+# names, NAME.expr, NAME.dd, NAME.txt) and what the capture holds
+# (workload.txt), and the frames files the guests read, with libpcap's
+# verdicts (pcapdiff --capture): every frame for UML, a sample of at most
+# CAPTURE_MAX for the QEMU guests, under BUILD/capture/RUN_ID (removed
+# after the run).
+fdir=$build/capture/$run_id
+if [ -n "$capture" ]; then
+	step="preparing the capture workload"
+	wdir=$dir/workload
+	"$top/filters/user/workload.sh" make "$cap_filters" "$cap_pcap" "$pcapdiff" "$wdir"
+	mkdir -p "$fdir"
+	echo "[bench] capture workload: $(wc -l < "$wdir/names") filter(s) on $cap_pcap ($(wc -c < "$cap_pcap") bytes): libpcap's verdicts of every frame"
+	shuf=
+	[ -z "${CAPTURE_SHUFFLE:-}" ] || shuf="--shuffle $CAPTURE_SHUFFLE"
+	{
+		echo "pcap=$(cd "$(dirname "$cap_pcap")" && pwd)/$(basename "$cap_pcap")"
+		echo "pcap_sha256=$(sha256sum < "$cap_pcap" | cut -d' ' -f1)"
+		if [ -f "$cap_filters" ]; then echo "filters_file=$cap_filters"; else echo "filters=$cap_filters"; fi
+		echo "tcpdump=$(tcpdump --version 2>&1 | head -n 2 | tr '\n' ' ' | sed 's/ $//')"
+		# shellcheck disable=SC2086 # the option and its seed
+		"$pcapdiff" --capture "$cap_pcap" "$wdir" "$fdir/all.bin" $shuf | sed 's/^/all./'
+		# shellcheck disable=SC2086
+		"$pcapdiff" --capture "$cap_pcap" "$wdir" "$fdir/sample.bin" --max "${CAPTURE_MAX:-20000}" $shuf | sed 's/^/sample./'
+	} > "$wdir/workload.txt"
+fi
+# capture_input ACCEL: the frames file ACCEL's guest reads: all (UML streams
+# it from the host) or sample (a QEMU guest holds it in memory)
+capture_input() {
+	if [ "$(accel_attr "$1" boot)" = uml ]; then echo all; else echo sample; fi
+}
 
 # The boot's layout seed: BENCH_ARGS's bench.seed, else a random one.
 boot_seed() {
@@ -282,6 +363,7 @@ boot() {
 			echo "cpu=QEMU TCG's $(accel_attr "$2" boot | sed 's/.*-cpu \([^, ]*\).*/\1/') (outer guest) with KVM nested in it; host: $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
 			grep -v '^stamp=' "$NESTED_DIR/outer.txt" ;;
 		esac
+		[ -z "$capture" ] || echo "capture_input=$(capture_input "$2")"
 		# the variant: the build it is relinked from (its configuration's
 		# hash), its seed, padding and where the interpreters landed
 		if [ -n "$vdir" ]; then
@@ -290,10 +372,17 @@ boot() {
 			sed 's/^seed=/layout=/; /^layout=/!s/^/layout_/' "$vdir/layout.txt"
 		fi
 	} > "$1/host.txt"
+	# the capture workload's frames; a counted accelerator's rounds are
+	# alike: 3 of them unless BENCH_ARGS says
+	input="" cargs=""
+	if [ -n "$capture" ]; then
+		input=$fdir/$(capture_input "$2").bin
+		[ "$(accel_kind "$2")" != counted ] || cargs=bench.capture_rounds=3
+	fi
 	# Both lists are split into kernel arguments on purpose.
 	# shellcheck disable=SC2046,SC2086
-	"$here/run-guest.sh" "$2" "$3" "$1" "$kernel" "$initrd" \
-		$(accel_plan_args "$2") ${4:+bench.seed=$4} ${BENCH_ARGS:-}
+	GUEST_INPUT=$input "$here/run-guest.sh" "$2" "$3" "$1" "$kernel" "$initrd" \
+		$(accel_plan_args "$2") ${4:+bench.seed=$4} $cargs ${BENCH_ARGS:-}
 	boot_dir=""
 }
 
@@ -310,7 +399,7 @@ boot_k() {
 	redo=0
 	if [ "$3" = 1 ]; then
 		# the bench plan's boot is not booted again (the gate records only)
-		boot "$1/$2" "$2" bench "$4" "$5"
+		boot "$1/$2" "$2" "$first_plan" "$4" "$5"
 		quiet_after "$1/$2" "$2" 1 0 || true
 		"$here/disasm-images.sh" "$1/$2" "$(flavour_attr "$(accel_flavour "$2")" disasm || true)"
 		return 0
@@ -373,7 +462,9 @@ link_layouts() {
 # variants); boot K of every kernel boots its variant of the same seed.
 run_plan() {
 	nb=$(plan_boots "$2")
-	nl=$(accel_layouts "$2" "$( [ -z "$kernels" ] || echo 1)") seeds='' vplan=$(accel_variants "$2")
+	nl=$(run_layouts "$2") seeds='' vplan=$(accel_variants "$2")
+	# the capture workload: one boot
+	[ -z "$capture" ] || nb=1
 	[ "$vplan" = bench ] || vplan=paired
 	if [ "$nl" -gt 1 ]; then
 		per=$(( (nb - 1 + nl - 1) / nl ))
@@ -441,11 +532,12 @@ done
 # one the reason if it fails.
 stage=mktables.sh latest=latest table=table.txt
 [ -z "$kernels" ] || stage=mkcompare.sh latest=latest-compare table=compare.txt
+[ -z "$capture" ] || { stage=mkcapture.sh; rm -rf "$fdir"; }
 step="the tables stage (results/$stage)"
 # (make bench's run gets its cover letter, RUN/cover-letter.patch, as make
 # tables gives one)
 set -- "$dir" "$build/tools"
-[ -n "$kernels" ] || set -- "$@" "$ktree" "$dir/cover-letter.patch"
+[ -n "$kernels$capture" ] || set -- "$@" "$ktree" "$dir/cover-letter.patch"
 if ! "$top/results/$stage" "$@" 2> "$dir/tables.err"; then
 	cat "$dir/tables.err" >&2
 	why="the tables stage failed: $(grep -v '^\[' "$dir/tables.err" | head -n 1)"
@@ -456,8 +548,9 @@ cat "$dir/tables.err" >&2
 rm -f "$dir/tables.err"
 
 ln -sfn "$run_id" "$results/$latest"
-extra=", cover-letter.patch"
-[ -z "$kernels" ] || extra=
-echo "[bench] results in $show ($table, results.csv, plots/$extra)"
+extra=", cover-letter.patch" csvs=results.csv
+[ -z "$kernels$capture" ] || extra=
+[ -z "$capture" ] || csvs="capture.csv, capture-ratios.csv"
+echo "[bench] results in $show ($table, $csvs, plots/$extra)"
 echo
 cat "$dir/$table"

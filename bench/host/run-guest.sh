@@ -16,7 +16,8 @@
 #        front, so a full disk is found before the boot), MODEL_PLUGIN
 #        (bpfmodel.so, for an accelerator with a model record), SILENT_S
 #        (seconds of CPU time a guest may print nothing for, default the
-#        record's silent_s or 60; see the watchdog below)
+#        record's silent_s or 60; see the watchdog below), GUEST_INPUT (a
+#        file the plan reads: below)
 set -eu
 
 accel=$1 plan=$2 outdir=$3 kernel=$4 initrd=$5
@@ -144,6 +145,29 @@ secs() { echo "$(($1 / 100)).$(($1 % 100 / 10))"; }
 export BOOT_SCRATCH="$outdir/.scratch"
 rm -rf "$BOOT_SCRATCH"
 mkdir -p "$BOOT_SCRATCH"
+# GUEST_INPUT: a file the plan reads (the capture workload's frames,
+# plan-capture.sh): UML streams it from the host as its second disk,
+# read-only (ubd1: /dev/ubdb); a QEMU guest gets it as /input/frames.bin
+# of an archive appended to its initramfs (held in guest memory: the host
+# passes such guests a sample of the capture, run-bench.sh).
+if [ -n "${GUEST_INPUT:-}" ]; then
+	[ -f "$GUEST_INPUT" ] || die "$accel guest plan=$plan: no input file $GUEST_INPUT"
+	if [ "$(accel_attr "$accel" boot)" = uml ]; then
+		export GUEST_INPUT_DISK="$GUEST_INPUT"
+	else
+		mkdir -p "$BOOT_SCRATCH/in/input"
+		ln -f "$GUEST_INPUT" "$BOOT_SCRATCH/in/input/frames.bin" 2> /dev/null ||
+			cp "$GUEST_INPUT" "$BOOT_SCRATCH/in/input/frames.bin"
+		{
+			cat "$initrd"
+			(cd "$BOOT_SCRATCH/in" && printf '%s\n' input input/frames.bin |
+				cpio -o -H newc -R 0:0 --quiet | gzip -n -1)
+		} > "$BOOT_SCRATCH/initrd-input.cpio.gz" ||
+			die "$accel guest plan=$plan: cannot append $GUEST_INPUT to the initramfs"
+		rm -rf "$BOOT_SCRATCH/in"
+		initrd=$BOOT_SCRATCH/initrd-input.cpio.gz
+	fi
+fi
 echo "[run] booting $accel guest, plan=$plan (timeout ${timeout}s)"
 start=$(date +%s)
 (

@@ -1262,6 +1262,8 @@ static void bench_eval_reset(void)
  * @show: print the current value (NULL: write-only)
  * @store: parse, validate and only then apply a write; the buffer is
  *	NUL-terminated and may be modified (NULL: read-only)
+ * @store_bin: as @store, for a knob whose value is binary: @count bytes,
+ *	NUL bytes included (used instead of @store)
  * @val: the value of a number knob
  * @min: smallest value of a number knob
  * @max: largest value of a number knob
@@ -1272,6 +1274,8 @@ struct bench_knob {
 	size_t max_len;
 	int (*show)(const struct bench_knob *k, struct seq_file *m);
 	int (*store)(const struct bench_knob *k, char *buf);
+	int (*store_bin)(const struct bench_knob *k, const u8 *buf,
+			 size_t count);
 	u32 *val;
 	u32 min;
 	u32 max;
@@ -1938,8 +1942,8 @@ static struct {
 	.rounds = 30,
 };
 
-/* The index of engine @name in bench_engines[], or a negative errno. */
-static int bench_paired_lookup(const char *name)
+/* The index of engine @name in bench_engines[] (for knob @what), or a negative errno. */
+static int bench_engine_lookup(const char *what, const char *name)
 {
 	size_t i;
 
@@ -1947,14 +1951,14 @@ static int bench_paired_lookup(const char *name)
 		if (strcmp(name, bench_engines[i].name))
 			continue;
 		if (!bench_engines[i].loop) {
-			pr_warn("round_engines: '%s' is not built in (needs %s)\n",
-				name, bench_engines[i].needs);
+			pr_warn("%s: '%s' is not built in (needs %s)\n",
+				what, name, bench_engines[i].needs);
 			return -EOPNOTSUPP;
 		}
 		return i;
 	}
-	pr_warn("round_engines: unknown engine '%.32s', see the engines file\n",
-		name);
+	pr_warn("%s: unknown engine '%.32s', see the engines file\n",
+		what, name);
 	return -EINVAL;
 }
 
@@ -1972,7 +1976,7 @@ static int bench_store_round_engines(const struct bench_knob *k, char *buf)
 			pr_warn("round_engines: empty engine name; expected a comma-separated list like 'old,new'\n");
 			return -EINVAL;
 		}
-		e = bench_paired_lookup(tok);
+		e = bench_engine_lookup("round_engines", tok);
 		if (e < 0)
 			return e;
 		for (j = 0; j < n; j++) {
@@ -2221,6 +2225,319 @@ static int bench_show_image(const struct bench_knob *k, struct seq_file *m)
 	return 0;
 }
 
+/*
+ * capture: a batch of a capture's frames, each with the verdict the
+ * program must return for it (libpcap's, computed on the host), written
+ * in binary in ONE write: u32 BENCH_CAPTURE_MAGIC, u32 nr (0..
+ * BENCH_CAPTURE_FRAMES_MAX; 0 empties the batch), then nr records of u32
+ * len (1..BENCH_CAPTURE_FRAME_MAX), u32 verdict and len bytes of the frame
+ * from its Ethernet header, padded with zeros to a multiple of 4; native
+ * byte order, at most BENCH_CAPTURE_BYTES_MAX in all.  Each frame becomes
+ * one skb (with headlen and skb_meta, as a run's) when the batch is
+ * written; capture_run runs an engine over them in batch order.
+ */
+#define BENCH_CAPTURE_MAGIC		0x42465042	/* "BPFB" */
+#define BENCH_CAPTURE_FRAMES_MAX	65536
+#define BENCH_CAPTURE_FRAME_MAX		65535
+#define BENCH_CAPTURE_BYTES_MAX		(64 << 20)
+#define BENCH_CAPTURE_PASSES_MAX	1000
+#define BENCH_CAPTURE_CHUNK		4096	/* calls under one preempt_disable() */
+
+static struct {
+	struct sk_buff **skbs;
+	u32 *verdicts;
+	u32 nr;
+	u64 bytes;
+	u32 accepted;			/* frames whose verdict is not 0 */
+	/* the last capture_run: valid, or a mismatch */
+	bool valid;
+	bool mismatch;
+	const char *engine;
+	u32 passes;
+	u32 window;
+	u64 calls;
+	u64 ns;
+	u32 jited;
+	u32 len;
+	const char *fallback;		/* oldjit: "0" or "1", else NULL */
+	u32 bad_frame;
+	u32 bad_ret;
+	u32 bad_want;
+} bench_capture;
+
+static void bench_capture_free(void)
+{
+	bench_free_skbs(bench_capture.skbs, bench_capture.nr);
+	kvfree(bench_capture.verdicts);
+	bench_capture.skbs = NULL;
+	bench_capture.verdicts = NULL;
+	bench_capture.nr = 0;
+	bench_capture.bytes = 0;
+	bench_capture.accepted = 0;
+}
+
+static u32 bench_capture_u32(const u8 *p)
+{
+	return get_unaligned((const u32 *)p);
+}
+
+/* The batch's records checked whole before anything is allocated. */
+static int bench_capture_check(const u8 *buf, size_t count, u32 *nrp)
+{
+	size_t off = 8;
+	u32 nr, i, len;
+
+	if (count < 8 || bench_capture_u32(buf) != BENCH_CAPTURE_MAGIC) {
+		pr_warn("capture: not a batch: it starts with the u32 0x%x, then the frame count (bench/guest/capture.c writes it)\n",
+			BENCH_CAPTURE_MAGIC);
+		return -EINVAL;
+	}
+	nr = bench_capture_u32(buf + 4);
+	if (nr > BENCH_CAPTURE_FRAMES_MAX) {
+		pr_warn("capture: %u frames, at most %d a batch\n", nr,
+			BENCH_CAPTURE_FRAMES_MAX);
+		return -E2BIG;
+	}
+	for (i = 0; i < nr; i++) {
+		if (count - off < 8) {
+			pr_warn("capture: frame %u of %u: the batch ends in its header\n",
+				i, nr);
+			return -EINVAL;
+		}
+		len = bench_capture_u32(buf + off);
+		if (!len || len > BENCH_CAPTURE_FRAME_MAX) {
+			pr_warn("capture: frame %u: length %u, not 1..%d\n",
+				i, len, BENCH_CAPTURE_FRAME_MAX);
+			return -EINVAL;
+		}
+		off += 8;
+		if (count - off < ALIGN(len, 4)) {
+			pr_warn("capture: frame %u: %u bytes (padded to 4) past the batch's end\n",
+				i, len);
+			return -EINVAL;
+		}
+		off += ALIGN(len, 4);
+	}
+	if (off != count) {
+		pr_warn("capture: %zu bytes after the last of %u frames\n",
+			count - off, nr);
+		return -EINVAL;
+	}
+	*nrp = nr;
+	return 0;
+}
+
+static int bench_store_capture(const struct bench_knob *k, const u8 *buf,
+			       size_t count)
+{
+	struct sk_buff **skbs = NULL;
+	u32 *verdicts = NULL, nr, i = 0, len, accepted = 0;
+	size_t off = 8;
+	u64 bytes = 0;
+	int err;
+
+	err = bench_capture_check(buf, count, &nr);
+	if (err)
+		return err;
+	if (nr) {
+		skbs = kvcalloc(nr, sizeof(*skbs), GFP_KERNEL);
+		verdicts = kvcalloc(nr, sizeof(*verdicts), GFP_KERNEL);
+		if (!skbs || !verdicts) {
+			err = -ENOMEM;
+			goto err;
+		}
+	}
+	for (i = 0; i < nr; i++) {
+		len = bench_capture_u32(buf + off);
+		verdicts[i] = bench_capture_u32(buf + off + 4);
+		skbs[i] = bench_build_skb(buf + off + 8, len, bench.headlen);
+		if (!skbs[i]) {
+			err = -ENOMEM;
+			goto err;
+		}
+		accepted += !!verdicts[i];
+		bytes += len;
+		off += 8 + ALIGN(len, 4);
+		cond_resched();
+		if (signal_pending(current)) {
+			err = -EINTR;
+			goto err;
+		}
+	}
+	bench_capture_free();
+	bench_capture.skbs = skbs;
+	bench_capture.verdicts = verdicts;
+	bench_capture.nr = nr;
+	bench_capture.bytes = bytes;
+	bench_capture.accepted = accepted;
+	bench_capture.valid = false;
+	bench_capture.mismatch = false;
+	return 0;
+err:
+	pr_warn("capture: %s at frame %u of %u: the batch before stays\n",
+		err == -EINTR ? "interrupted" : "out of memory", i, nr);
+	bench_free_skbs(skbs, skbs ? i : 0);
+	kvfree(verdicts);
+	return err;
+}
+
+static int bench_show_capture(const struct bench_knob *k, struct seq_file *m)
+{
+	seq_printf(m, "frames=%u bytes=%llu accepted=%u\n", bench_capture.nr,
+		   bench_capture.bytes, bench_capture.accepted);
+	return 0;
+}
+
+/*
+ * One engine over the batch: in windows of @window frames, each window
+ * @passes times in a row (with @passes > 1 after one untimed pass over
+ * it), every call checked against its frame's verdict.  Sets *@calls and
+ * *@ns, the timed calls and their ns; a mismatch fills bench_capture's
+ * bad_* fields and returns -EBADE.
+ */
+static int bench_capture_loop(struct bench_run *r, u32 passes, u32 window,
+			      u64 *calls, u64 *ns)
+{
+	u32 start, w;
+	u64 left, n, t;
+	int err;
+
+	*calls = 0;
+	*ns = 0;
+	for (start = 0; start < bench_capture.nr; start += w) {
+		w = min(window, bench_capture.nr - start);
+		r->skbs = bench_capture.skbs + start;
+		r->expects = bench_capture.verdicts + start;
+		r->nr_skbs = w;
+		r->idx = 0;
+		err = passes > 1 ? bench_timed(r, w, &t) : 0;
+		for (left = (u64)w * passes; !err && left; left -= n) {
+			n = min_t(u64, left, BENCH_CAPTURE_CHUNK);
+			err = bench_timed(r, n, &t);
+			if (err)
+				break;
+			*ns += t;
+			*calls += n;
+			cond_resched();
+			if (signal_pending(current))
+				err = -EINTR;
+		}
+		if (err == -EBADE) {
+			bench_capture.mismatch = true;
+			bench_capture.bad_frame = start + r->bad_idx;
+			bench_capture.bad_ret = r->bad_ret;
+			bench_capture.bad_want = r->expects[r->bad_idx];
+			pr_warn("capture_run: %s returned %u for frame %u of the batch, its verdict is %u\n",
+				r->engine->name, r->bad_ret,
+				bench_capture.bad_frame, bench_capture.bad_want);
+		}
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* "ENGINE PASSES WINDOW": PASSES 1..1000, WINDOW 0 (the batch) or 1.. */
+static int bench_store_capture_run(const struct bench_knob *k, char *buf)
+{
+	char *p = strim(buf), *word[3];
+	const struct bench_engine *e;
+	struct bench_run r = { };
+	u32 passes, window, i;
+	u64 calls, ns;
+	int idx, err;
+
+	for (i = 0; i < 3; i++) {
+		word[i] = strsep(&p, " \t");
+		while (p && (*p == ' ' || *p == '\t'))
+			p++;
+		if (!word[i] || !*word[i])
+			break;
+	}
+	if (i < 3 || p) {
+		pr_warn("capture_run: write 'ENGINE PASSES WINDOW' (e.g. 'old 1 0'), not '%.48s'\n",
+			buf);
+		return -EINVAL;
+	}
+	idx = bench_engine_lookup("capture_run", word[0]);
+	if (idx < 0)
+		return idx;
+	if (idx == BENCH_ENGINE_BASELINE) {
+		pr_warn("capture_run: baseline runs no program: it has no verdicts to give\n");
+		return -EINVAL;
+	}
+	if (bench_parse_u32(word[1], &passes) || !passes ||
+	    passes > BENCH_CAPTURE_PASSES_MAX) {
+		pr_warn("capture_run: PASSES '%.16s' is not 1..%d\n", word[1],
+			BENCH_CAPTURE_PASSES_MAX);
+		return -EINVAL;
+	}
+	if (bench_parse_u32(word[2], &window)) {
+		pr_warn("capture_run: WINDOW '%.16s' is not a number (0: the whole batch)\n",
+			word[2]);
+		return -EINVAL;
+	}
+	if (!bench.prog_len) {
+		pr_warn("capture_run: set prog first\n");
+		return -EINVAL;
+	}
+	if (!bench_capture.nr) {
+		pr_warn("capture_run: write a batch of frames to capture first\n");
+		return -EINVAL;
+	}
+	if (!window || window > bench_capture.nr)
+		window = bench_capture.nr;
+
+	bench_capture.valid = false;
+	bench_capture.mismatch = false;
+	e = &bench_engines[idx];
+	r.engine = e;
+	r.expects = bench_capture.verdicts;
+	err = e->prepare(&r);
+	if (err)
+		return err;
+	err = bench_capture_loop(&r, passes, window, &calls, &ns);
+	if (!err) {
+		bench_capture.valid = true;
+		bench_capture.engine = e->name;
+		bench_capture.passes = passes;
+		bench_capture.window = window;
+		bench_capture.calls = calls;
+		bench_capture.ns = ns;
+		bench_capture.jited = r.jited;
+		bench_capture.len = r.len;
+		bench_capture.fallback = idx == BENCH_ENGINE_OLDJIT ?
+					 (r.fallback ? "1" : "0") : NULL;
+	} else if (bench_capture.mismatch) {
+		bench_capture.engine = e->name;
+	}
+	if (e->destroy)
+		e->destroy(&r);
+	return err;
+}
+
+static int bench_show_capture_result(const struct bench_knob *k,
+				     struct seq_file *m)
+{
+	if (bench_capture.mismatch) {
+		seq_printf(m, "engine=%s mismatch=1 frame=%u returned=%u expected=%u\n",
+			   bench_capture.engine, bench_capture.bad_frame,
+			   bench_capture.bad_ret, bench_capture.bad_want);
+		return 0;
+	}
+	if (!bench_capture.valid)
+		return 0;
+	seq_printf(m, "engine=%s frames=%u passes=%u window=%u calls=%llu ns=%llu accepted=%u jited=%u insns=%u",
+		   bench_capture.engine, bench_capture.nr, bench_capture.passes,
+		   bench_capture.window, bench_capture.calls, bench_capture.ns,
+		   bench_capture.accepted, bench_capture.jited,
+		   bench_capture.len);
+	if (bench_capture.fallback)
+		seq_printf(m, " fallback=%s", bench_capture.fallback);
+	seq_puts(m, "\n");
+	return 0;
+}
+
 static const struct bench_knob bench_knobs[] = {
 	{
 		.name = "prog", .mode = 0600,
@@ -2312,6 +2629,17 @@ static const struct bench_knob bench_knobs[] = {
 	}, {
 		.name = "image", .mode = 0400,
 		.show = bench_show_image,
+	}, {
+		.name = "capture", .mode = 0600,
+		.max_len = BENCH_CAPTURE_BYTES_MAX,
+		.show = bench_show_capture, .store_bin = bench_store_capture,
+	}, {
+		.name = "capture_run", .mode = 0200,
+		.max_len = BENCH_WORD_TEXT_MAX,
+		.store = bench_store_capture_run,
+	}, {
+		.name = "capture_result", .mode = 0400,
+		.show = bench_show_capture_result,
 	},
 };
 
@@ -2346,7 +2674,7 @@ static ssize_t bench_knob_write(struct file *file, const char __user *ubuf,
 	char *buf;
 	int err;
 
-	if (!k->store) {
+	if (!k->store && !k->store_bin) {
 		pr_warn("%s: read-only\n", k->name);
 		return -EPERM;
 	}
@@ -2373,7 +2701,7 @@ static ssize_t bench_knob_write(struct file *file, const char __user *ubuf,
 		goto out;
 	}
 	buf[count] = '\0';
-	if (strlen(buf) != count) {
+	if (!k->store_bin && strlen(buf) != count) {
 		pr_warn("%s: NUL byte in the value\n", k->name);
 		err = -EINVAL;
 		goto out;
@@ -2382,7 +2710,7 @@ static ssize_t bench_knob_write(struct file *file, const char __user *ubuf,
 	err = mutex_lock_interruptible(&bench_lock);
 	if (err)
 		goto out;
-	err = k->store(k, buf);
+	err = k->store_bin ? k->store_bin(k, buf, count) : k->store(k, buf);
 	mutex_unlock(&bench_lock);
 	if (!err)
 		*ppos += count;
@@ -2430,6 +2758,7 @@ static void __exit bench_exit(void)
 	kvfree(bench.prog);
 	kvfree(bench.frames.data);
 	kvfree(bench_paired.ps);
+	bench_capture_free();
 }
 
 module_init(bench_init);

@@ -17,6 +17,11 @@
  *	jit=V"), the input format above.
  *   pcapdiff --run PROG.dd PACKET.hex
  *	libpcap's verdict for one program on one frame (filters/tests.sh).
+ *   pcapdiff --capture PCAP FILTERS_DIR OUT [--every N] [--max N]
+ *		[--shuffle SEED]
+ *	A capture (pcap or pcapng) as the frames file the bench guest
+ *	replays, libpcap's verdict of every filter on every frame in it
+ *	(capture() below; docs/capture.md).
  */
 #include <errno.h>
 #include <pcap/pcap.h>
@@ -261,6 +266,262 @@ static int run_one(const char *dd, const char *hex)
 	return 0;
 }
 
+/*
+ * --capture PCAP FILTERS_DIR OUT [--every N] [--max N] [--shuffle SEED]:
+ * the capture's frames as the bench guest replays them (bench/guest/
+ * capture.c), each with libpcap's verdict for every filter of
+ * FILTERS_DIR (its "names" file, one NAME a line, and NAME.dd); the
+ * format is docs/capture.md's.  A frame is replayed as the caplen bytes
+ * the capture holds: libpcap's verdict is bpf_filter() on those bytes
+ * with wirelen = caplen, the skb's len.  Prints the workload's key=value
+ * lines (frames, bytes, truncated, vlan, accepted per filter).
+ */
+#define CAP_MAGIC	"BPFCAP01"
+#define CAP_NAME	32
+#define CAP_FILTERS	64
+
+struct capframe {
+	unsigned char *b;
+	unsigned int caplen, len, index;
+};
+
+static void put_u32(FILE *f, unsigned int v)
+{
+	unsigned char b[4] = { v, v >> 8, v >> 16, v >> 24 };
+
+	if (fwrite(b, 1, 4, f) != 4)
+		die(strerror(errno), "write");
+}
+
+/* The program of NAME.dd in DIR (plain -dd lines). */
+static struct prog *read_dd(const char *dir, const char *name)
+{
+	static struct prog p;
+	char path[4096], line[256], end;
+	unsigned int code, jt, jf;
+	unsigned long k;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.dd", dir, name);
+	f = xopen(path);
+	p.insns = xrealloc(NULL, MAXINSNS * sizeof(*p.insns));
+	p.len = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, " { %x , %u , %u , %lx } %c", &code, &jt, &jf,
+			   &k, &end) != 5 || end != ',' || code > 0xffff ||
+		    jt > 255 || jf > 255 || k > 0xffffffffUL ||
+		    p.len == MAXINSNS)
+			die("not a tcpdump -dd line", path);
+		p.insns[p.len].code = (unsigned short)code;
+		p.insns[p.len].jt = (unsigned char)jt;
+		p.insns[p.len].jf = (unsigned char)jf;
+		p.insns[p.len++].k = (unsigned int)k;
+	}
+	fclose(f);
+	if (!p.len)
+		die("no instruction", path);
+	snprintf(p.expr, sizeof(p.expr), "%s", name);
+	return &p;
+}
+
+static unsigned long long cap_rand_state;
+
+/* A fixed 64-bit LCG (Knuth's MMIX constants): the same order everywhere. */
+static unsigned int cap_rand(unsigned int n)
+{
+	cap_rand_state = cap_rand_state * 6364136223846793005ULL +
+			 1442695040888963407ULL;
+	return (unsigned int)((cap_rand_state >> 33) % n);
+}
+
+static int capture(int argc, char **argv)
+{
+	const char *pcap = argv[2], *dir = argv[3], *out = argv[4];
+	unsigned long long every = 1, max = 0, seed = 0, bytes = 0;
+	unsigned long long accepted[CAP_FILTERS] = { 0 };
+	unsigned int nf = 0, nfr = 0, total = 0, i, j, pad;
+	unsigned int truncated = 0, vlan = 0, jumbo = 0, empty = 0, maxlen = 0;
+	char names[CAP_FILTERS][CAP_NAME], errbuf[PCAP_ERRBUF_SIZE], line[256];
+	struct bpf_insn *insns[CAP_FILTERS];
+	struct capframe *fr = NULL;
+	const struct prog *prog;
+	struct pcap_pkthdr *h;
+	const unsigned char *d;
+	int shuffle = 0, dlt, rc;
+	pcap_t *pc;
+	FILE *f;
+
+	for (i = 5; i < (unsigned int)argc; i += 2) {
+		char *end;
+		unsigned long long v;
+
+		if (i + 1 >= (unsigned int)argc)
+			die("an option without its value", argv[i]);
+		v = strtoull(argv[i + 1], &end, 10);
+		if (*end || !*argv[i + 1])
+			die("not a number", argv[i + 1]);
+		if (!strcmp(argv[i], "--every") && v)
+			every = v;
+		else if (!strcmp(argv[i], "--max") && v)
+			max = v;
+		else if (!strcmp(argv[i], "--shuffle"))
+			shuffle = 1, seed = v;
+		else
+			die("unknown option or a zero value", argv[i]);
+	}
+	snprintf(line, sizeof(line), "%s/names", dir);
+	f = xopen(line);
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[0])
+			continue;
+		if (nf == CAP_FILTERS || strlen(line) >= CAP_NAME)
+			die("more than 64 filters, or a name of 32 characters or more", dir);
+		snprintf(names[nf], CAP_NAME, "%s", line);
+		prog = read_dd(dir, names[nf]);
+		insns[nf] = prog->insns;
+		if (!bpf_validate(prog->insns, (int)prog->len))
+			die("bpf_validate() refuses the program", names[nf]);
+		nf++;
+	}
+	fclose(f);
+	if (!nf)
+		die("no filter in names", dir);
+
+	/* Every frame kept, in memory (shuffle needs them all; --max needs
+	 * the count before choosing every Nth). */
+	pc = pcap_open_offline(pcap, errbuf);
+	if (!pc) {
+		fprintf(stderr, "pcapdiff: %s\n", errbuf);
+		exit(2);
+	}
+	dlt = pcap_datalink(pc);
+	if (dlt != DLT_EN10MB) {
+		fprintf(stderr, "pcapdiff: %s: link type %s (%d); only Ethernet (EN10MB) captures are replayed\n",
+			pcap, pcap_datalink_val_to_name(dlt) ?
+			pcap_datalink_val_to_name(dlt) : "unknown", dlt);
+		exit(2);
+	}
+	while ((rc = pcap_next_ex(pc, &h, &d)) == 1) {
+		struct capframe *c;
+
+		if (!h->caplen) {
+			empty++;
+			total++;
+			continue;
+		}
+		fr = xrealloc(fr, (size_t)(nfr + 1) * sizeof(*fr));
+		c = &fr[nfr++];
+		c->caplen = h->caplen;
+		c->len = h->len;
+		c->index = total++;
+		c->b = xrealloc(NULL, h->caplen);
+		memcpy(c->b, d, h->caplen);
+	}
+	if (rc == PCAP_ERROR) {
+		fprintf(stderr, "pcapdiff: %s: %s\n", pcap, pcap_geterr(pc));
+		exit(2);
+	}
+	pcap_close(pc);
+	if (max && nfr > max)
+		every = (nfr + max - 1) / max;
+	if (every > 1) {
+		for (i = j = 0; i < nfr; i++) {
+			if (i % every)
+				free(fr[i].b);
+			else
+				fr[j++] = fr[i];
+		}
+		nfr = j;
+	}
+	if (!nfr)
+		die("no frame to replay", pcap);
+	if (shuffle) {
+		cap_rand_state = seed;
+		for (i = nfr - 1; i > 0; i--) {
+			struct capframe t;
+
+			j = cap_rand(i + 1);
+			t = fr[i], fr[i] = fr[j], fr[j] = t;
+		}
+	}
+
+	f = fopen(out, "w");
+	if (!f)
+		die(strerror(errno), out);
+	fwrite(CAP_MAGIC, 1, 8, f);
+	put_u32(f, nfr);
+	put_u32(f, nf);
+	put_u32(f, 0);
+	put_u32(f, 0);
+	for (i = 0; i < nf; i++) {
+		char n[CAP_NAME] = { 0 };
+
+		memcpy(n, names[i], strlen(names[i]));
+		fwrite(n, 1, CAP_NAME, f);
+	}
+	/* each filter's program, as the module's prog knob takes it */
+	for (i = 0; i < nf; i++) {
+		char path[4096];
+		unsigned char *dd;
+		size_t n;
+		FILE *p;
+
+		snprintf(path, sizeof(path), "%s/%s.dd", dir, names[i]);
+		p = xopen(path);
+		dd = xrealloc(NULL, 1 << 20);
+		n = fread(dd, 1, 1 << 20, p);
+		fclose(p);
+		put_u32(f, (unsigned int)n);
+		fwrite(dd, 1, n, f);
+		for (pad = (4 - n % 4) % 4; pad; pad--)
+			fputc(0, f);
+		free(dd);
+	}
+	for (i = 0; i < nfr; i++) {
+		const struct capframe *c = &fr[i];
+		unsigned short et = c->caplen >= 14 ?
+			(unsigned short)(c->b[12] << 8 | c->b[13]) : 0;
+
+		put_u32(f, c->caplen);
+		put_u32(f, c->index);
+		for (j = 0; j < nf; j++) {
+			unsigned int v = bpf_filter(insns[j], c->b, c->caplen,
+						    c->caplen);
+
+			accepted[j] += v != 0;
+			put_u32(f, v);
+		}
+		if (fwrite(c->b, 1, c->caplen, f) != c->caplen)
+			die(strerror(errno), out);
+		for (pad = (4 - c->caplen % 4) % 4; pad; pad--)
+			fputc(0, f);
+		bytes += c->caplen;
+		truncated += c->caplen < c->len;
+		vlan += et == 0x8100 || et == 0x88a8 || et == 0x9100;
+		jumbo += c->caplen > 1514;
+		if (c->caplen > maxlen)
+			maxlen = c->caplen;
+		free(c->b);
+	}
+	/* whole 4 KiB blocks: a block device (UML's ubd) shows no tail */
+	for (pad = (unsigned int)((4096 - ftell(f) % 4096) % 4096); pad; pad--)
+		fputc(0, f);
+	if (fclose(f))
+		die(strerror(errno), out);
+	if (shuffle)
+		printf("shuffle_seed=%llu\n", seed);
+	printf("capture_frames=%u\nframes=%u\nevery=%llu\nshuffle=%s\nbytes=%llu\n"
+	       "max_len=%u\ntruncated=%u\nvlan=%u\nover_1514=%u\nempty=%u\n"
+	       "linktype=EN10MB\n",
+	       total, nfr, every, shuffle ? "yes" : "no", bytes, maxlen,
+	       truncated, vlan, jumbo, empty);
+	for (j = 0; j < nf; j++)
+		printf("accepted_%s=%llu\n", names[j], accepted[j]);
+	free(fr);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct prog *progs;
@@ -272,6 +533,8 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "--run"))
 		return run_one(argv[2], argv[3]);
+	if (argc >= 5 && !strcmp(argv[1], "--capture"))
+		return capture(argc, argv);
 	if (argc == 4 && !strcmp(argv[1], "--expect")) {
 		progs = read_progs(argv[2], &np);
 		pk = read_packets(argv[3], &npk);
@@ -291,7 +554,8 @@ int main(int argc, char **argv)
 	}
 	if (argc != 5) {
 		fprintf(stderr, "usage: pcapdiff PROGRAMS PACKETS RESULTS LABEL\n"
-				"       pcapdiff --expect PROGRAMS PACKETS\n");
+				"       pcapdiff --expect PROGRAMS PACKETS\n"
+				"       pcapdiff --capture PCAP FILTERS_DIR OUT [--every N] [--max N] [--shuffle SEED]\n");
 		return 2;
 	}
 	progs = read_progs(argv[1], &np);
