@@ -146,6 +146,10 @@ $(TOOLS)/seccomp-bench $(TOOLS)/capture: $(TOOLS)/%: bench/guest/%.c
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -static -o $@ $<
 
+$(TOOLS)/mkcaps: filters/user/mkcaps.c
+	@mkdir -p $(TOOLS)
+	$(CC) $(HOSTCFLAGS) -o $@ $<
+
 $(TOOLS)/layoutpads: bench/host/layoutpads.c
 	@mkdir -p $(TOOLS)
 	$(CC) $(HOSTCFLAGS) -o $@ $<
@@ -166,7 +170,7 @@ tools: deps-bench $(TOOLS)/knob $(TOOLS)/mkcsv $(TOOLS)/mktable $(TOOLS)/cmpruns
 	$(TOOLS)/crosscheck $(TOOLS)/mkcover $(TOOLS)/csv2dat $(TOOLS)/seccomp-bench $(TOOLS)/capture \
 	$(TOOLS)/bpfdiff $(TOOLS)/control $(TOOLS)/layoutpads $(TOOLS)/mkratios $(TOOLS)/knobfuzz $(TOOLS)/simboots $(TOOLS)/simcompare $(TOOLS)/layoutcov \
 	$(TOOLS)/mkclaims $(TOOLS)/csvget $(TOOLS)/mkcompare $(TOOLS)/mktrend $(TOOLS)/regcheck \
-	$(TOOLS)/mkmeasured $(TOOLS)/mkcapture
+	$(TOOLS)/mkmeasured $(TOOLS)/mkcapture $(TOOLS)/mkcaps $(PCAPDIFF)
 
 # The branch and cache model (docs/model.md): the QEMU plugin, checked
 # against the installed QEMUs' exports, and its validation programs

@@ -5,7 +5,8 @@
  * "<name> <hex>" lines): none of them is traffic of real programs (the
  * default capture is, filters/user/README.md).
  *
- *   mkcaps [--pcapng] [--frames N] [--snap S] [--vlan K] PACKETS OUT
+ *   mkcaps [--pcapng] [--frames N] [--snap S] [--vlan K] [--linktype L]
+ *          PACKETS OUT
  *	--pcapng   write pcapng (one section, one Ethernet interface,
  *	           enhanced packet blocks) instead of pcap
  *	--frames N N frames, cycling through PACKETS' frames (default: each
@@ -15,6 +16,8 @@
  *	--snap S   caplen = min(len, S): frames longer than S truncated
  *	--vlan K   every K-th frame (from the first) gets an 802.1Q tag
  *	           (TCI 0x0064) after its MAC addresses
+ *	--linktype L  the capture's link type (default 1, Ethernet; the
+ *	           tests' refusal of another)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -86,7 +89,7 @@ static struct frame *read_frames(const char *path, unsigned int *n)
 
 int main(int argc, char **argv)
 {
-	unsigned long frames = 0, snap = 0, vlan = 0, i;
+	unsigned long frames = 0, snap = 0, vlan = 0, linktype = 1, i;
 	unsigned char buf[65536 + 4];
 	unsigned int nfr, len, caplen, pad;
 	struct frame *fr;
@@ -106,11 +109,13 @@ int main(int argc, char **argv)
 			snap = strtoul(argv[++a], NULL, 10);
 		else if (!strcmp(argv[a], "--vlan"))
 			vlan = strtoul(argv[++a], NULL, 10);
+		else if (!strcmp(argv[a], "--linktype"))
+			linktype = strtoul(argv[++a], NULL, 10);
 		else
 			die("unknown option", argv[a]);
 	}
 	if (argc < 3)
-		die("usage: mkcaps [--pcapng] [--frames N] [--snap S] [--vlan K] PACKETS OUT", "mkcaps");
+		die("usage: mkcaps [--pcapng] [--frames N] [--snap S] [--vlan K] [--linktype L] PACKETS OUT", "mkcaps");
 	fr = read_frames(argv[argc - 2], &nfr);
 	if (!frames)
 		frames = nfr;
@@ -129,7 +134,7 @@ int main(int argc, char **argv)
 		put32(out, 28);
 		put32(out, 1);
 		put32(out, 20);
-		put16(out, 1);		/* LINKTYPE_ETHERNET */
+		put16(out, (unsigned int)linktype);
 		put16(out, 0);
 		put32(out, 262144);
 		put32(out, 20);
@@ -140,7 +145,7 @@ int main(int argc, char **argv)
 		put32(out, 0);
 		put32(out, 0);
 		put32(out, 262144);
-		put32(out, 1);
+		put32(out, (unsigned int)linktype);
 	}
 	for (i = 0; i < frames; i++) {
 		const struct frame *f = &fr[i % nfr];
