@@ -188,6 +188,8 @@ host_tests() {
 		"$top/results/tests-pmu.sh" "$build/tools" || true
 		"$top/results/tests-registry.sh" "$build/tools" || true
 		"$here/tests-badinput.sh" "$top" "$build/tools" || true
+		# the capture workload's input checks and frames files
+		"$here/tests-capture.sh" "$top" "$build" host || true
 		# the estimates scaled to this host (its control loop)
 		"$here/tests-estimate.sh" "$top" || true
 		# a made-up architecture added by records only (fixtures/arch)
@@ -468,7 +470,9 @@ done
 # build/debs/.
 # make compare on its fixture patches (icount, uml; the patched kernels
 # start from copies of the baseline's objects, run-compare.sh).
-job_list="$job_list buildcheck perf32 badinput boots compare"
+# The capture workload (FILTERS, PCAP) end to end on uml and icount
+# (tests-capture.sh).
+job_list="$job_list buildcheck perf32 badinput boots compare capture"
 # The Debian-configuration kernel (flavour x86_64-debian): its
 # configuration derived and checked, not built (tests-debian-config.sh);
 # CHECK_DEBIAN=1 builds it too (about 19 min of 2 cores, cold:
@@ -559,6 +563,7 @@ for j in $run_order; do
 	debian-boot) job "$j" "$here/tests-debian-boot.sh" "$top" "$build" ;;
 	nested:*) job "$j" "$here/tests-nested.sh" "$top" "$build" "${j#nested:}" ;;
 	compare) job "$j" "$here/tests-make-compare.sh" "$top" "$build" ;;
+	capture) job "$j" "$here/tests-capture.sh" "$top" "$build" guest ;;
 	# A real guest that hangs, panics or overflows its results image.
 	badinput) job "$j" "$here/tests-badinput.sh" "$top" "$build/tools" guest "$build" tcg ;;
 	esac
