@@ -4,8 +4,9 @@
  * guest: the frames file pcapdiff --capture made on the host (the
  * capture's frames, each with libpcap's verdict for every filter;
  * docs/capture.md) is read in batches, each batch written to the bench
- * module's capture knob once per filter, and every engine runs over it
- * (capture_run), every call checked against libpcap's verdict.
+ * module's capture knob once, each filter's verdicts to capture_verdicts,
+ * and every engine runs over it (capture_run), every call checked against
+ * libpcap's verdict.
  *
  *   capture [-e ENGINES] [-r ROUNDS] [-p PASSES] [-w WINDOW] [-b MIB]
  *           [-f FRAME] FRAMES OUT
@@ -17,8 +18,8 @@
  *	PASSES, WINDOW  the warm cell: windows of WINDOW frames (default 64),
  *	         each run PASSES times (default 4) after one untimed pass; the
  *	         stream cell runs each frame once a round
- *	MIB      frames a batch holds, in MiB (default 16; at most 65536
- *	         frames)
+ *	MIB      frames a batch holds, in MiB (default 16, at most 63; at
+ *	         most 65536 frames)
  *	FRAME    a test of the check itself: the verdict the frame of this
  *	         capture index must get is flipped, so the run must fail on it
  *	FRAMES   the frames file (it holds the filters' programs too)
@@ -249,22 +250,43 @@ static void read_batch(int fd, struct batch *b, size_t cap, uint32_t nf,
 	}
 }
 
-/* The module's batch of filter f (with frame flip's verdict flipped). */
+/* Frame i's verdict of filter f (frame flip's flipped). */
+static uint32_t verdict(const struct batch *b, uint32_t i, uint32_t f,
+			long long flip)
+{
+	const unsigned char *r = b->raw + b->off[i];
+	uint32_t v = le32(r + 8 + 4 * f);
+
+	if (flip >= 0 && le32(r + 4) == (uint32_t)flip)
+		v = v ? 0 : 1;
+	return v;
+}
+
+/*
+ * The module's batch for filter f: its frames and verdicts (the capture
+ * knob), or with @frames 0 the verdicts alone (capture_verdicts: the
+ * frames written for an earlier filter stay).
+ */
 static size_t make_out(struct batch *b, uint32_t nf, uint32_t f,
-		       long long flip)
+		       long long flip, int frames)
 {
 	size_t head = 8 + 4 * (size_t)nf, o = 8;
 	uint32_t i, len, v, magic = BATCH_MAGIC;
 
+	if (!frames) {
+		for (i = 0; i < b->nr; i++) {
+			v = verdict(b, i, f, flip);
+			memcpy(b->out + 4 * (size_t)i, &v, 4);
+		}
+		return 4 * (size_t)b->nr;
+	}
 	memcpy(b->out, &magic, 4);
 	memcpy(b->out + 4, &b->nr, 4);
 	for (i = 0; i < b->nr; i++) {
 		const unsigned char *r = b->raw + b->off[i];
 
 		len = le32(r);
-		v = le32(r + 8 + 4 * f);
-		if (flip >= 0 && le32(r + 4) == (uint32_t)flip)
-			v = v ? 0 : 1;
+		v = verdict(b, i, f, flip);
 		memcpy(b->out + o, &len, 4);
 		memcpy(b->out + o + 4, &v, 4);
 		memcpy(b->out + o + 8, r + head, (len + 3) & ~3u);
@@ -287,6 +309,7 @@ int main(int argc, char **argv)
 	FILE *out;
 	int opt, fd, err;
 	unsigned int round, nb, spasses;
+	int loaded;
 
 	while ((opt = getopt(argc, argv, "e:r:p:w:b:f:")) != -1) {
 		switch (opt) {
@@ -300,8 +323,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (argc - optind != 2 || !rounds || rounds > 1000 || !passes ||
-	    passes > 1000 || !window || !mib || mib > 64)
-		die(2, "usage: capture [-e ENGINES] [-r ROUNDS 1..1000] [-p PASSES 1..1000] [-w WINDOW] [-b MIB 1..64] [-f FRAME] FRAMES OUT%s%s", "", "");
+	    passes > 1000 || !window || !mib || mib > 63)
+		die(2, "usage: capture [-e ENGINES] [-r ROUNDS 1..1000] [-p PASSES 1..1000] [-w WINDOW] [-b MIB 1..63] [-f FRAME] FRAMES OUT%s%s", "", "");
 	if (!*engine_list) {
 		/* every engine built in, one a line */
 		size_t n;
@@ -362,6 +385,7 @@ int main(int argc, char **argv)
 		left = nfr;
 		for (nb = 1; left; nb++) {
 			read_batch(fd, &b, cap, nf, &left);
+			loaded = 0;
 			fprintf(stderr, "[guest] capture: round %u/%u, batch %u (%u frames, %u of %u left)\n",
 				round + 1, rounds, nb, b.nr, left, nfr);
 			for (f = 0; f < nf; f++) {
@@ -378,10 +402,12 @@ int main(int argc, char **argv)
 						F->name, errname(err));
 					continue;
 				}
-				len = make_out(&b, nf, f, flip);
-				err = knob_write("capture", b.out, len);
+				/* the frames once a batch, then each filter's verdicts */
+				len = make_out(&b, nf, f, flip, !loaded);
+				err = knob_write(loaded ? "capture_verdicts" : "capture", b.out, len);
 				if (err)
-					die(1, "the capture knob refuses a batch: %s%s", errname(err), "");
+					die(1, "the module refuses a batch: %s%s", errname(err), "");
+				loaded = 1;
 				for (i = 0; i < nengines; i++) {
 					e = (int)((round + (unsigned int)i) % (unsigned int)nengines);
 					if (F->engine_refused[e])

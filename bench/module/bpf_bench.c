@@ -2381,6 +2381,35 @@ err:
 	return err;
 }
 
+/*
+ * capture_verdicts: the batch's verdicts replaced (another filter on the
+ * same frames), binary in ONE write: one u32 a frame, native byte order.
+ */
+static int bench_store_capture_verdicts(const struct bench_knob *k,
+					const u8 *buf, size_t count)
+{
+	u32 i, accepted = 0;
+
+	if (!bench_capture.nr) {
+		pr_warn("capture_verdicts: write a batch of frames to capture first\n");
+		return -EINVAL;
+	}
+	if (count != (size_t)bench_capture.nr * sizeof(u32)) {
+		pr_warn("capture_verdicts: %zu bytes, the batch's %u frames take %zu\n",
+			count, bench_capture.nr,
+			(size_t)bench_capture.nr * sizeof(u32));
+		return -EINVAL;
+	}
+	for (i = 0; i < bench_capture.nr; i++) {
+		bench_capture.verdicts[i] = bench_capture_u32(buf + 4 * i);
+		accepted += !!bench_capture.verdicts[i];
+	}
+	bench_capture.accepted = accepted;
+	bench_capture.valid = false;
+	bench_capture.mismatch = false;
+	return 0;
+}
+
 static int bench_show_capture(const struct bench_knob *k, struct seq_file *m)
 {
 	seq_printf(m, "frames=%u bytes=%llu accepted=%u\n", bench_capture.nr,
@@ -2633,6 +2662,10 @@ static const struct bench_knob bench_knobs[] = {
 		.name = "capture", .mode = 0600,
 		.max_len = BENCH_CAPTURE_BYTES_MAX,
 		.show = bench_show_capture, .store_bin = bench_store_capture,
+	}, {
+		.name = "capture_verdicts", .mode = 0200,
+		.max_len = BENCH_CAPTURE_FRAMES_MAX * sizeof(u32),
+		.store_bin = bench_store_capture_verdicts,
 	}, {
 		.name = "capture_run", .mode = 0200,
 		.max_len = BENCH_WORD_TEXT_MAX,
