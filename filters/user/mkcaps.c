@@ -6,7 +6,7 @@
  * default capture is, filters/user/README.md).
  *
  *   mkcaps [--pcapng] [--frames N] [--snap S] [--vlan K] [--linktype L]
- *          PACKETS OUT
+ *          [--pad P] PACKETS OUT
  *	--pcapng   write pcapng (one section, one Ethernet interface,
  *	           enhanced packet blocks) instead of pcap
  *	--frames N N frames, cycling through PACKETS' frames (default: each
@@ -18,6 +18,9 @@
  *	           (TCI 0x0064) after its MAC addresses
  *	--linktype L  the capture's link type (default 1, Ethernet; the
  *	           tests' refusal of another)
+ *	--pad P    frames shorter than P bytes (at most 65535) padded with
+ *	           zeros to P, as Ethernet pads a short frame: the scale
+ *	           measurements' captures of 1 GB
  */
 #include <errno.h>
 #include <stdio.h>
@@ -89,7 +92,7 @@ static struct frame *read_frames(const char *path, unsigned int *n)
 
 int main(int argc, char **argv)
 {
-	unsigned long frames = 0, snap = 0, vlan = 0, linktype = 1, i;
+	unsigned long frames = 0, snap = 0, vlan = 0, linktype = 1, pad_to = 0, i;
 	unsigned char buf[65536 + 4];
 	unsigned int nfr, len, caplen, pad;
 	struct frame *fr;
@@ -111,11 +114,15 @@ int main(int argc, char **argv)
 			vlan = strtoul(argv[++a], NULL, 10);
 		else if (!strcmp(argv[a], "--linktype"))
 			linktype = strtoul(argv[++a], NULL, 10);
+		else if (!strcmp(argv[a], "--pad"))
+			pad_to = strtoul(argv[++a], NULL, 10);
 		else
 			die("unknown option", argv[a]);
 	}
+	if (pad_to > 65535)
+		die("at most 65535", "--pad");
 	if (argc < 3)
-		die("usage: mkcaps [--pcapng] [--frames N] [--snap S] [--vlan K] [--linktype L] PACKETS OUT", "mkcaps");
+		die("usage: mkcaps [--pcapng] [--frames N] [--snap S] [--vlan K] [--linktype L] [--pad P] PACKETS OUT", "mkcaps");
 	fr = read_frames(argv[argc - 2], &nfr);
 	if (!frames)
 		frames = nfr;
@@ -157,6 +164,10 @@ int main(int argc, char **argv)
 			memmove(buf + 16, buf + 12, len - 12);
 			buf[12] = 0x81, buf[13] = 0x00, buf[14] = 0x00, buf[15] = 0x64;
 			len += 4;
+		}
+		if (len < pad_to) {
+			memset(buf + len, 0, pad_to - len);
+			len = (unsigned int)pad_to;
 		}
 		/* copies differ: the IPv4 identification field holds i */
 		if (i >= nfr && len >= 20 && buf[12] == 0x08 && buf[13] == 0x00) {
