@@ -300,8 +300,8 @@ done
 # names, NAME.expr, NAME.dd, NAME.txt) and what the capture holds
 # (workload.txt), and the frames files the guests read, with libpcap's
 # verdicts (pcapdiff --capture): every frame for UML, a sample of at most
-# CAPTURE_MAX for the QEMU guests, under BUILD/capture/RUN_ID (removed
-# after the run).
+# CAPTURE_MAX frames and about 128 MiB for the QEMU guests (which hold it
+# in memory), under BUILD/capture/RUN_ID (removed after the run).
 fdir=$build/capture/$run_id
 if [ -n "$capture" ]; then
 	step="preparing the capture workload"
@@ -319,7 +319,8 @@ if [ -n "$capture" ]; then
 		# shellcheck disable=SC2086 # the option and its seed
 		"$pcapdiff" --capture "$cap_pcap" "$wdir" "$fdir/all.bin" $shuf | sed 's/^/all./'
 		# shellcheck disable=SC2086
-		"$pcapdiff" --capture "$cap_pcap" "$wdir" "$fdir/sample.bin" --max "${CAPTURE_MAX:-20000}" $shuf | sed 's/^/sample./'
+		"$pcapdiff" --capture "$cap_pcap" "$wdir" "$fdir/sample.bin" --max "${CAPTURE_MAX:-20000}" \
+			--max-bytes $((128 << 20)) $shuf | sed 's/^/sample./'
 	} > "$wdir/workload.txt"
 fi
 # capture_input ACCEL: the frames file ACCEL's guest reads: all (UML streams

@@ -18,7 +18,7 @@
  *   pcapdiff --run PROG.dd PACKET.hex
  *	libpcap's verdict for one program on one frame (filters/tests.sh).
  *   pcapdiff --capture PCAP FILTERS_DIR OUT [--every N] [--max N]
- *		[--shuffle SEED]
+ *		[--max-bytes B] [--shuffle SEED]
  *	A capture (pcap or pcapng) as the frames file the bench guest
  *	replays, libpcap's verdict of every filter on every frame in it
  *	(capture() below; docs/capture.md).
@@ -267,13 +267,16 @@ static int run_one(const char *dd, const char *hex)
 }
 
 /*
- * --capture PCAP FILTERS_DIR OUT [--every N] [--max N] [--shuffle SEED]:
+ * --capture PCAP FILTERS_DIR OUT [--every N] [--max N] [--max-bytes B]
+ * [--shuffle SEED]:
  * the capture's frames as the bench guest replays them (bench/guest/
  * capture.c), each with libpcap's verdict for every filter of
  * FILTERS_DIR (its "names" file, one NAME a line, and NAME.dd); the
  * format is docs/capture.md's.  A frame is replayed as the caplen bytes
  * the capture holds: libpcap's verdict is bpf_filter() on those bytes
- * with wirelen = caplen, the skb's len.  Prints the workload's key=value
+ * with wirelen = caplen, the skb's len.  --max, --max-bytes: every Nth
+ * frame, N the smallest that keeps at most that many frames and about
+ * that many bytes.  Prints the workload's key=value
  * lines (frames, bytes, truncated, vlan, accepted per filter).
  */
 #define CAP_MAGIC	"BPFCAP01"
@@ -337,7 +340,8 @@ static unsigned int cap_rand(unsigned int n)
 static int capture(int argc, char **argv)
 {
 	const char *pcap = argv[2], *dir = argv[3], *out = argv[4];
-	unsigned long long every = 1, max = 0, seed = 0, bytes = 0;
+	unsigned long long every = 1, max = 0, max_bytes = 0, seed = 0, bytes = 0;
+	unsigned long long all_bytes = 0;
 	unsigned long long accepted[CAP_FILTERS] = { 0 };
 	unsigned int nf = 0, nfr = 0, total = 0, i, j, pad;
 	unsigned int truncated = 0, vlan = 0, jumbo = 0, empty = 0, maxlen = 0;
@@ -364,6 +368,8 @@ static int capture(int argc, char **argv)
 			every = v;
 		else if (!strcmp(argv[i], "--max") && v)
 			max = v;
+		else if (!strcmp(argv[i], "--max-bytes") && v)
+			max_bytes = v;
 		else if (!strcmp(argv[i], "--shuffle"))
 			shuffle = 1, seed = v;
 		else
@@ -417,6 +423,7 @@ static int capture(int argc, char **argv)
 		c->index = total++;
 		c->b = xrealloc(NULL, h->caplen);
 		memcpy(c->b, d, h->caplen);
+		all_bytes += h->caplen;
 	}
 	if (rc == PCAP_ERROR) {
 		fprintf(stderr, "pcapdiff: %s: %s\n", pcap, pcap_geterr(pc));
@@ -425,6 +432,9 @@ static int capture(int argc, char **argv)
 	pcap_close(pc);
 	if (max && nfr > max)
 		every = (nfr + max - 1) / max;
+	if (max_bytes && all_bytes > max_bytes &&
+	    (all_bytes + max_bytes - 1) / max_bytes > every)
+		every = (all_bytes + max_bytes - 1) / max_bytes;
 	if (every > 1) {
 		for (i = j = 0; i < nfr; i++) {
 			if (i % every)
@@ -555,7 +565,7 @@ int main(int argc, char **argv)
 	if (argc != 5) {
 		fprintf(stderr, "usage: pcapdiff PROGRAMS PACKETS RESULTS LABEL\n"
 				"       pcapdiff --expect PROGRAMS PACKETS\n"
-				"       pcapdiff --capture PCAP FILTERS_DIR OUT [--every N] [--max N] [--shuffle SEED]\n");
+				"       pcapdiff --capture PCAP FILTERS_DIR OUT [--every N] [--max N] [--max-bytes B] [--shuffle SEED]\n");
 		return 2;
 	}
 	progs = read_progs(argv[1], &np);
