@@ -243,6 +243,20 @@ for k in $(check_kernels); do
 done
 est=$((est * 2 / $(nproc)))
 echo "[check] estimate: the kernels ~$(((est + 59) / 60)) min with an empty ccache (much less with hits; measured on 2 cores, this host has $(nproc))"
+# What the build stage took in the last make check on a host of this
+# CPUID (host_times' build record, with its share of ccache hits): the
+# control loop's scale does not say how fast a host compiles.
+if last=$(conf_get "$host_times" build stage build_s 2> /dev/null); then
+	echo "[check] the build stage took $(((last + 59) / 60)) min in the last make check on a host of this CPUID, $(conf_get "$host_times" build stage ccache_hit_pct 2> /dev/null || echo "?")% of its compiles ccache hits ($host_times)"
+fi
+# ccache_counts: the hits and misses ccache has counted so far, "HITS MISSES"
+ccache_counts() {
+	ccache --print-stats 2> /dev/null | awk -F'\t' '
+		$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { h += $2 }
+		$1 == "cache_miss" { m += $2 }
+		END { print h + 0, m + 0 }'
+}
+build_t0=$(date +%s) build_cc0=$(ccache_counts)
 declare -A tree_build=()
 for k in $(check_kernels); do
 	# shellcheck disable=SC2046 # a word list
@@ -281,6 +295,9 @@ for k in $(check_kernels); do
 		t "build: $f on tree $k: kernel, module and initramfs" test "$(kernel_out "$build" "$k")/initramfs-$f.cpio.gz" -nt "$started"
 	done
 done
+# the build stage's time and ccache hits, for the next estimate here
+build_s=$(($(date +%s) - build_t0))
+build_hit_pct=$(echo "$build_cc0 $(ccache_counts)" | awk '{ h = $3 - $1; m = $4 - $2; print h + m ? int(100 * h / (h + m) + 0.5) : 0 }')
 # is_built FLAVOUR: its initramfs was written by this make check.
 is_built() { case " $built " in *" $1 "*) return 0 ;; esac; return 1; }
 # Every guest but the debug one needs its flavour (the icount runs and
@@ -576,7 +593,8 @@ for j in $job_list; do collect_job "$j"; done
 # every job that passed (a failed one may have ended early: its earlier
 # figure is kept).
 mkdir -p "$(dirname "$host_times")" && {
-	echo "# make check's pool jobs on a host of CPUID $(host_cpu_id), measured $(date -u +%Y-%m-%dT%H:%M:%SZ) by bench/host/run-check.sh"
+	echo "# make check's build stage and pool jobs on a host of CPUID $(host_cpu_id), measured $(date -u +%Y-%m-%dT%H:%M:%SZ) by bench/host/run-check.sh"
+	printf 'build stage\n\tbuild_s\t%s\n\tccache_hit_pct\t%s\n' "$build_s" "$build_hit_pct"
 	for j in $job_list; do
 		s=${job_took[$j]:-}
 		if [ "$(cat "$jobs_dir/$j.rc" 2> /dev/null)" != 0 ] || grep -q '^FAIL: ' "$jobs_dir/$j.out" 2> /dev/null; then
