@@ -232,7 +232,7 @@ static void read_batch(int fd, struct batch *b, size_t cap, uint32_t nf,
 			die(2, "the frames file ends early%s%s", "", "");
 		len = le32(h);
 		need = head + ((len + 3) & ~3u);
-		if (!len || len > 65535)
+		if (!len || len > 262144)
 			die(2, "a frame of a bad length in the frames file%s%s", "", "");
 		if (b->used + need > cap) {
 			if (!b->nr)

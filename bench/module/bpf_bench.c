@@ -2238,7 +2238,7 @@ static int bench_show_image(const struct bench_knob *k, struct seq_file *m)
  */
 #define BENCH_CAPTURE_MAGIC		0x42465042	/* "BPFB" */
 #define BENCH_CAPTURE_FRAMES_MAX	65536
-#define BENCH_CAPTURE_FRAME_MAX		65535
+#define BENCH_CAPTURE_FRAME_MAX		262144	/* tcpdump's largest snaplen */
 #define BENCH_CAPTURE_BYTES_MAX		(64 << 20)
 #define BENCH_CAPTURE_PASSES_MAX	1000
 #define BENCH_CAPTURE_CHUNK		4096	/* calls under one preempt_disable() */
