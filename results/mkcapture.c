@@ -132,6 +132,7 @@ struct accel {
 	char engines[MAXE][32];
 	int ne;
 	char params[256];
+	char load[256];		/* the load path's line */
 };
 
 static char filters[MAXF][32], exprs[MAXF][512];
@@ -178,6 +179,11 @@ static void load_accel(struct accel *a, const char *run)
 		if (!strncmp(line, "params ", 7)) {
 			line[strcspn(line, "\n")] = '\0';
 			snprintf(a->params, sizeof(a->params), "%.255s", line + 7);
+			continue;
+		}
+		if (!strncmp(line, "load ", 5)) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(a->load, sizeof(a->load), "%.255s", line + 5);
 			continue;
 		}
 		if (!strncmp(line, "mismatch ", 9))
@@ -442,6 +448,16 @@ int main(int argc, char **argv)
 			printf(" (every %sth frame of the capture: the guest holds them in memory)",
 			       kv_get(&wl, key));
 		printf("; %s\n", a->params);
+		if (*a->load) {
+			char fps[32], m0[32], m1[32], bf[32];
+
+			word(a->load, "frames_per_s", fps, sizeof(fps));
+			word(a->load, "mem_available_kib", m0, sizeof(m0));
+			word(a->load, "mem_least_kib", m1, sizeof(m1));
+			word(a->load, "batch_frames", bf, sizeof(bf));
+			printf("load: %s frames a second into skbs; a batch of %s frames took %.0f KiB of guest memory\n",
+			       fps, bf, strtod(m0, NULL) - strtod(m1, NULL));
+		}
 		printf("unit: %s per packet, median over rounds [95%% CI]; smaller is better\n", unit);
 		printf("cpu: %s; clocksource: %s; config %s\n", cpu(a),
 		       kv_get(&a->meta, "clocksource"), kv_get(&a->host, "config_hash"));

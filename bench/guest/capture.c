@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define KNOBS		"/sys/kernel/debug/bpf_bench/"
@@ -122,6 +123,29 @@ static int knob_read(const char *knob, char *buf, size_t size)
 	buf[r] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
+}
+
+/* MemAvailable of /proc/meminfo, KiB (0: not known) */
+static unsigned long long mem_available(void)
+{
+	unsigned long long kib = 0;
+	char l[128];
+	FILE *m = fopen("/proc/meminfo", "r");
+
+	while (m && fgets(l, sizeof(l), m))
+		if (sscanf(l, "MemAvailable: %llu kB", &kib) == 1)
+			break;
+	if (m)
+		fclose(m);
+	return kib;
+}
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
 }
 
 static const char *errname(int err)
@@ -309,6 +333,8 @@ int main(int argc, char **argv)
 	FILE *out;
 	int opt, fd, err;
 	unsigned int round, nb, spasses;
+	unsigned long long t0, load_ns = 0, load_frames = 0, mem0, mem_min;
+	uint32_t batch_max = 0;
 	int loaded;
 
 	while ((opt = getopt(argc, argv, "e:r:p:w:b:f:")) != -1) {
@@ -380,6 +406,7 @@ int main(int argc, char **argv)
 	if (!out)
 		die(2, "%s: %s", line, strerror(errno));
 
+	mem0 = mem_min = mem_available();
 	for (round = 0; round < rounds; round++) {
 		lseek(fd, data, SEEK_SET);
 		left = nfr;
@@ -404,9 +431,19 @@ int main(int argc, char **argv)
 				}
 				/* the frames once a batch, then each filter's verdicts */
 				len = make_out(&b, nf, f, flip, !loaded);
+				t0 = now_ns();
 				err = knob_write(loaded ? "capture_verdicts" : "capture", b.out, len);
 				if (err)
 					die(1, "the module refuses a batch: %s%s", errname(err), "");
+				if (!loaded) {
+					/* the load path: skbs built a second */
+					load_ns += now_ns() - t0;
+					load_frames += b.nr;
+					if (mem_available() && mem_available() < mem_min)
+						mem_min = mem_available();
+					if (b.nr > batch_max)
+						batch_max = b.nr;
+				}
 				loaded = 1;
 				for (i = 0; i < nengines; i++) {
 					e = (int)((round + (unsigned int)i) % (unsigned int)nengines);
@@ -487,6 +524,12 @@ int main(int argc, char **argv)
 	for (opt = 0; opt < nengines; opt++)
 		fprintf(out, "%s%s", opt ? "," : "", engines[opt]);
 	fputc('\n', out);
+	/* what the load path costs: the frames' skbs built a second, and the
+	 * guest memory a batch takes (MemAvailable before the first and its
+	 * least after a batch was written) */
+	fprintf(out, "load frames=%llu ns=%llu frames_per_s=%.0f mem_available_kib=%llu mem_least_kib=%llu batch_frames=%u\n",
+		load_frames, load_ns, load_ns ? load_frames * 1e9 / load_ns : 0.0,
+		mem0, mem_min, batch_max);
 	if (fclose(out))
 		die(2, "capture.txt: %s%s", strerror(errno), "");
 	return 0;
