@@ -455,8 +455,9 @@ int main(int argc, char **argv)
 			word(a->load, "mem_available_kib", m0, sizeof(m0));
 			word(a->load, "mem_least_kib", m1, sizeof(m1));
 			word(a->load, "batch_frames", bf, sizeof(bf));
-			printf("load: %s frames a second into skbs; a batch of %s frames took %.0f KiB of guest memory\n",
-			       fps, bf, strtod(m0, NULL) - strtod(m1, NULL));
+			printf("load: %s frames %s into skbs; a batch of %s frames took %.0f KiB of guest memory\n",
+			       fps, !strcmp(unit, "ns") ? "a second" : "per 1e9 guest instructions",
+			       bf, strtod(m0, NULL) - strtod(m1, NULL));
 		}
 		printf("unit: %s per packet, median over rounds [95%% CI]; smaller is better\n", unit);
 		printf("cpu: %s; clocksource: %s; config %s\n", cpu(a),
