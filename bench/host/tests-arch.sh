@@ -36,7 +36,7 @@ is "$(makevar "$top" DEFAULT_FLAVOURS)" "$(default_flavours "$FLAVOURS_CONF")" \
 	"make: make kernel/initramfs build it (no default key): the default flavours of the records"
 is "$(default_flavours "$FLAVOURS_CONF" | sed "s/.* //")" "armv7" "make: the added flavour armv7 is the last default one"
 is "$(makevar "$top" GDEPS_armv7 | sed "s|$top/build/||g")" \
-	"tools-armv7/knob tools-armv7/seccomp-bench tools-armv7/bpfdiff tools-armv7/knobfuzz busybox-armv7/busybox" \
+	"tools-armv7/knob tools-armv7/seccomp-bench tools-armv7/bpfdiff tools-armv7/knobfuzz tools-armv7/capture busybox-armv7/busybox" \
 	"make: its static guest tools (guest_cc) and Debian's busybox-static:armhf"
 is "$(makevar "$top" EXTRA_armv7 | sed "s|$top/build/||g") $(makevar "$top" SECCOMPARCH_armv7) $(makevar "$top" XDEPS_armv7)" \
 	"perf-armv7.cpio.gz arm deps-cross" \
