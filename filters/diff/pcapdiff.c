@@ -231,26 +231,41 @@ static int has_shift_x(const struct prog *p)
  * reference the filters/ tests hold the verdicts to.  Programs
  * bpf_validate() refuses exit 2, like malformed input.
  */
-static int run_one(const char *dd, const char *hex)
+/* A program of plain -dd lines (filters/NAME.dd) into *p; exits 2 on
+ * anything else or on no instruction. */
+static void read_dd_file(const char *path, struct prog *p)
 {
-	static struct bpf_insn insns[MAXINSNS];
-	static unsigned char frame[65536];
-	unsigned int n = 0, len = 0, code, jt, jf, byte;
-	unsigned long k;
+	unsigned int code, jt, jf;
 	char line[256], end;
-	FILE *f = xopen(dd);
+	unsigned long k;
+	FILE *f = xopen(path);
 
+	p->insns = xrealloc(NULL, MAXINSNS * sizeof(*p->insns));
+	p->len = 0;
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, " { %x , %u , %u , %lx } %c", &code, &jt, &jf,
 			   &k, &end) != 5 || end != ',' || code > 0xffff ||
-		    jt > 255 || jf > 255 || k > 0xffffffffUL || n == MAXINSNS)
-			die("not a tcpdump -dd line", dd);
-		insns[n].code = (unsigned short)code;
-		insns[n].jt = (unsigned char)jt;
-		insns[n].jf = (unsigned char)jf;
-		insns[n++].k = (unsigned int)k;
+		    jt > 255 || jf > 255 || k > 0xffffffffUL ||
+		    p->len == MAXINSNS)
+			die("not a tcpdump -dd line", path);
+		p->insns[p->len].code = (unsigned short)code;
+		p->insns[p->len].jt = (unsigned char)jt;
+		p->insns[p->len].jf = (unsigned char)jf;
+		p->insns[p->len++].k = (unsigned int)k;
 	}
 	fclose(f);
+	if (!p->len)
+		die("bpf_validate() refuses the program: no instruction", path);
+}
+
+static int run_one(const char *dd, const char *hex)
+{
+	static unsigned char frame[65536];
+	unsigned int len = 0, byte;
+	struct prog p;
+	FILE *f;
+
+	read_dd_file(dd, &p);
 	f = xopen(hex);
 	while (fscanf(f, "%2x", &byte) == 1) {
 		if (len == sizeof(frame))
@@ -260,9 +275,9 @@ static int run_one(const char *dd, const char *hex)
 	if (!feof(f))
 		die("not hex bytes", hex);
 	fclose(f);
-	if (!n || !bpf_validate(insns, (int)n))
+	if (!bpf_validate(p.insns, (int)p.len))
 		die("bpf_validate() refuses the program", dd);
-	printf("%u\n", bpf_filter(insns, frame, len, len));
+	printf("%u\n", bpf_filter(p.insns, frame, len, len));
 	return 0;
 }
 
@@ -297,32 +312,14 @@ static void put_u32(FILE *f, unsigned int v)
 }
 
 /* The program of NAME.dd in DIR (plain -dd lines). */
+/* The program of NAME.dd in DIR. */
 static struct prog *read_dd(const char *dir, const char *name)
 {
 	static struct prog p;
-	char path[4096], line[256], end;
-	unsigned int code, jt, jf;
-	unsigned long k;
-	FILE *f;
+	char path[4096];
 
 	snprintf(path, sizeof(path), "%s/%s.dd", dir, name);
-	f = xopen(path);
-	p.insns = xrealloc(NULL, MAXINSNS * sizeof(*p.insns));
-	p.len = 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, " { %x , %u , %u , %lx } %c", &code, &jt, &jf,
-			   &k, &end) != 5 || end != ',' || code > 0xffff ||
-		    jt > 255 || jf > 255 || k > 0xffffffffUL ||
-		    p.len == MAXINSNS)
-			die("not a tcpdump -dd line", path);
-		p.insns[p.len].code = (unsigned short)code;
-		p.insns[p.len].jt = (unsigned char)jt;
-		p.insns[p.len].jf = (unsigned char)jf;
-		p.insns[p.len++].k = (unsigned int)k;
-	}
-	fclose(f);
-	if (!p.len)
-		die("no instruction", path);
+	read_dd_file(path, &p);
 	snprintf(p.expr, sizeof(p.expr), "%s", name);
 	return &p;
 }
