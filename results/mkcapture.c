@@ -299,7 +299,7 @@ static void fig_text(char *buf, size_t n, const struct fig *g, const char *fmt)
  * Y each round's packets per second (a counted accelerator: guest
  * instructions per packet), and the parameters plots/capture.gp reads.
  */
-static void plots(const char *run, struct accel *acc, int na)
+static void plots(const char *run, const char *pcap, struct accel *acc, int na)
 {
 	static const char *const colours[MAXE] = {
 		"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
@@ -341,7 +341,8 @@ static void plots(const char *run, struct accel *acc, int na)
 				fprintf(dat, "\n\n");
 			}
 			fprintf(par, "dat = 'capture-%s-%s.dat'\n", a->name, cells[ci]);
-			fprintf(par, "ttl = 'accel=%s, %s cell: %s'\n", a->name, cells[ci],
+			fprintf(par, "ttl = '%s, accel=%s, %s cell: %s'\n",
+				strrchr(pcap, '/') ? strrchr(pcap, '/') + 1 : pcap, a->name, cells[ci],
 				reg_get_or(reg_find(reg_kinds(), kind, 0), "plot", kind));
 			fprintf(par, "ylab = '%s'\n", ns ?
 				"packets per second (1e9 / ns per packet), one point a round" :
@@ -556,7 +557,7 @@ int main(int argc, char **argv)
 		}
 		printf("  (ratios t_A/t_B: the median of the per-round ratios [95%% CI]; > 1: B is faster)\n\n");
 	}
-	plots(argv[1], acc, na);
+	plots(argv[1], kv_get(&wl, "pcap"), acc, na);
 	if (fclose(csv) || fclose(rcsv))
 		fail("cannot write into %s", argv[1]);
 	if (bad)
