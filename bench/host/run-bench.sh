@@ -240,6 +240,8 @@ step="setting up the run" boot_dir="" why=""
 show=${dir#"$top"/}
 incomplete() {
 	rc=$?
+	# the capture workload's frames files (of any size) go with the run
+	[ -z "${fdir:-}" ] || rm -rf "$fdir"
 	[ "$rc" != 0 ] || return 0
 	reason=$why
 	if [ -z "$reason" ] && [ -n "$boot_dir" ]; then
@@ -311,16 +313,20 @@ if [ -n "$capture" ]; then
 	echo "[bench] capture workload: $(wc -l < "$wdir/names") filter(s) on $cap_pcap ($(wc -c < "$cap_pcap") bytes): libpcap's verdicts of every frame"
 	shuf=
 	[ -z "${CAPTURE_SHUFFLE:-}" ] || shuf="--shuffle $CAPTURE_SHUFFLE"
+	# shellcheck disable=SC2086 # the option and its seed
+	if ! { "$pcapdiff" --capture "$cap_pcap" "$wdir" "$fdir/all.bin" $shuf > "$fdir/all.txt" &&
+		"$pcapdiff" --capture "$cap_pcap" "$wdir" "$fdir/sample.bin" --max "${CAPTURE_MAX:-20000}" \
+			--max-bytes $((128 << 20)) $shuf > "$fdir/sample.txt"; }; then
+		why="pcapdiff --capture could not read $cap_pcap (above)"
+		exit 1
+	fi
 	{
 		echo "pcap=$(cd "$(dirname "$cap_pcap")" && pwd)/$(basename "$cap_pcap")"
 		echo "pcap_sha256=$(sha256sum < "$cap_pcap" | cut -d' ' -f1)"
 		if [ -f "$cap_filters" ]; then echo "filters_file=$cap_filters"; else echo "filters=$cap_filters"; fi
 		echo "tcpdump=$(tcpdump --version 2>&1 | head -n 2 | tr '\n' ' ' | sed 's/ $//')"
-		# shellcheck disable=SC2086 # the option and its seed
-		"$pcapdiff" --capture "$cap_pcap" "$wdir" "$fdir/all.bin" $shuf | sed 's/^/all./'
-		# shellcheck disable=SC2086
-		"$pcapdiff" --capture "$cap_pcap" "$wdir" "$fdir/sample.bin" --max "${CAPTURE_MAX:-20000}" \
-			--max-bytes $((128 << 20)) $shuf | sed 's/^/sample./'
+		sed 's/^/all./' "$fdir/all.txt"
+		sed 's/^/sample./' "$fdir/sample.txt"
 	} > "$wdir/workload.txt"
 fi
 # capture_input ACCEL: the frames file ACCEL's guest reads: all (UML streams
@@ -533,7 +539,7 @@ done
 # one the reason if it fails.
 stage=mktables.sh latest=latest table=table.txt
 [ -z "$kernels" ] || stage=mkcompare.sh latest=latest-compare table=compare.txt
-[ -z "$capture" ] || { stage=mkcapture.sh; rm -rf "$fdir"; }
+[ -z "$capture" ] || stage=mkcapture.sh
 step="the tables stage (results/$stage)"
 # (make bench's run gets its cover letter, RUN/cover-letter.patch, as make
 # tables gives one)
