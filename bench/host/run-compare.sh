@@ -35,6 +35,7 @@ die() { echo "[compare] $*" >&2; exit 2; }
 [ -e "$PATCHES" ] || die "PATCHES=$PATCHES: no such file or directory"
 [ -z "${BASE:-}" ] || [ -e "$BASE" ] || die "BASE=$BASE: no such file or directory"
 [ "${REPEAT:-1}" = 1 ] || die "REPEAT=$REPEAT: make compare repeats by BOOTS"
+[ -z "${FILTERS:-}${PCAP:-}" ] || die "FILTERS, PCAP: make compare does not take a capture workload yet (make bench does: docs/capture.md)"
 "$here/run-bench.sh" "$top" "$build" --check
 [ "${3:-}" != --check ] || exit 0
 

@@ -63,6 +63,8 @@ if [ "$mode" = host ]; then
 		env ACCEL=uml FILTERS='x=tcp prot 80' PCAP="$tmp/p.pcap" "$here/run-bench.sh" "$top" "$build" --check
 	refused "run-bench.sh --check refuses a modelled accelerator with FILTERS" "^\[bench\] ACCEL=modeled: the capture workload .* has no modelled cells" \
 		env ACCEL=modeled FILTERS='x=tcp' PCAP="$tmp/p.pcap" "$here/run-bench.sh" "$top" "$build" --check
+	refused "make compare's check refuses FILTERS and PCAP before any build" "^\[compare\] FILTERS, PCAP: make compare does not take" \
+		env PATCHES="$top/bench/compare-fixtures/comment-only" ACCEL=icount FILTERS='x=tcp' "$here/run-compare.sh" "$top" "$build" --check
 	refused "run-bench.sh --check refuses a bad CAPTURE_MAX" "^\[bench\] CAPTURE_MAX=0x: must be a number" \
 		env ACCEL=uml PCAP="$tmp/p.pcap" CAPTURE_MAX=0x "$here/run-bench.sh" "$top" "$build" --check
 	# pcap and pcapng of the same frames: the same frames file
