@@ -460,7 +460,8 @@ int main(int argc, char **argv)
 			       fps, !strcmp(unit, "ns") ? "a second" : "per 1e9 guest instructions",
 			       bf, strtod(m0, NULL) - strtod(m1, NULL));
 		}
-		printf("unit: %s per packet, median over rounds [95%% CI]; smaller is better\n", unit);
+		printf("unit: %s per packet, median over the rounds of one boot [95%% CI over those\n"
+		       "rounds: another boot, another code layout need not fall in it]; smaller is better\n", unit);
 		printf("cpu: %s; clocksource: %s; config %s\n", cpu(a),
 		       kv_get(&a->meta, "clocksource"), kv_get(&a->host, "config_hash"));
 		for (fi = 0; fi < nf; fi++) {
@@ -555,7 +556,10 @@ int main(int argc, char **argv)
 					printf("\n");
 			}
 		}
-		printf("  (ratios t_A/t_B: the median of the per-round ratios [95%% CI]; > 1: B is faster)\n\n");
+		printf("  (ratios t_A/t_B: the median of the per-round ratios, the engines run back to back\n"
+		       "  on the same batch, [95%% CI over the rounds of this one boot]; > 1: B is faster;\n"
+		       "  accepted: the frames the engine accepted, every call checked against libpcap's\n"
+		       "  verdict, so a count that differs means frames lost or counted twice)\n\n");
 	}
 	plots(argv[1], kv_get(&wl, "pcap"), acc, na);
 	if (fclose(csv) || fclose(rcsv))
