@@ -305,6 +305,11 @@ done
 # CAPTURE_MAX frames and about 128 MiB for the QEMU guests (which hold it
 # in memory), under BUILD/capture/RUN_ID (removed after the run).
 fdir=$build/capture/$run_id
+# capture_input ACCEL: the frames file ACCEL's guest reads: all (UML streams
+# it from the host) or sample (a QEMU guest holds it in memory)
+capture_input() {
+	if [ "$(accel_attr "$1" boot)" = uml ]; then echo all; else echo sample; fi
+}
 if [ -n "$capture" ]; then
 	step="preparing the capture workload"
 	wdir=$dir/workload
@@ -313,27 +318,25 @@ if [ -n "$capture" ]; then
 	echo "[bench] capture workload: $(wc -l < "$wdir/names") filter(s) on $cap_pcap ($(wc -c < "$cap_pcap") bytes): libpcap's verdicts of every frame"
 	shuf=
 	[ -z "${CAPTURE_SHUFFLE:-}" ] || shuf="--shuffle $CAPTURE_SHUFFLE"
-	# shellcheck disable=SC2086 # the option and its seed
-	if ! { "$pcapdiff" --capture "$cap_pcap" "$wdir" "$fdir/all.bin" $shuf > "$fdir/all.txt" &&
-		"$pcapdiff" --capture "$cap_pcap" "$wdir" "$fdir/sample.bin" --max "${CAPTURE_MAX:-20000}" \
-			--max-bytes $((128 << 20)) $shuf > "$fdir/sample.txt"; }; then
-		why="pcapdiff --capture could not read $cap_pcap (above)"
-		exit 1
-	fi
+	# each frames file the run's guests read, once (a large capture is read
+	# once for each)
+	for kind in $(for a in $accel; do capture_input "$a"; done | sort -u); do
+		opts=$shuf
+		[ "$kind" = all ] || opts="$opts --max ${CAPTURE_MAX:-20000} --max-bytes $((128 << 20))"
+		# shellcheck disable=SC2086 # options and their values
+		"$pcapdiff" --capture "$cap_pcap" "$wdir" "$fdir/$kind.bin" $opts > "$fdir/$kind.txt" ||
+			{ why="pcapdiff --capture could not read $cap_pcap (above)"; exit 1; }
+	done
 	{
 		echo "pcap=$(cd "$(dirname "$cap_pcap")" && pwd)/$(basename "$cap_pcap")"
 		echo "pcap_sha256=$(sha256sum < "$cap_pcap" | cut -d' ' -f1)"
 		if [ -f "$cap_filters" ]; then echo "filters_file=$cap_filters"; else echo "filters=$cap_filters"; fi
 		echo "tcpdump=$(tcpdump --version 2>&1 | head -n 2 | tr '\n' ' ' | sed 's/ $//')"
-		sed 's/^/all./' "$fdir/all.txt"
-		sed 's/^/sample./' "$fdir/sample.txt"
+		for kind in all sample; do
+			[ ! -f "$fdir/$kind.txt" ] || sed "s/^/$kind./" "$fdir/$kind.txt"
+		done
 	} > "$wdir/workload.txt"
 fi
-# capture_input ACCEL: the frames file ACCEL's guest reads: all (UML streams
-# it from the host) or sample (a QEMU guest holds it in memory)
-capture_input() {
-	if [ "$(accel_attr "$1" boot)" = uml ]; then echo all; else echo sample; fi
-}
 
 # The boot's layout seed: BENCH_ARGS's bench.seed, else a random one.
 boot_seed() {
